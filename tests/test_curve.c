@@ -6,6 +6,7 @@
 #include "check.h"
 #include "cuzk/curve.h"
 #include "field/consts.h"
+#include "field/limbs.h"
 #include "rng.h"
 
 /* Cofactors (groth16.md §1.2), little-endian limbs. */
@@ -292,6 +293,39 @@ static void test_scalar_edges(void) {
   cuzk_g1_set_infinity(&inf);
   cuzk_g1_mul(&r, &inf, &k);
   CHECK(cuzk_g1_is_infinity(&r));
+  /* G1's GLV path against the plain wNAF path, at the split's edges: lambda - 1, lambda,
+   * lambda + 1, lambda^2 + lambda = r - 1, and random scalars */
+  static const uint64_t lam[4] = {0x00000000ffffffffULL, 0xac45a4010001a402ULL, 0, 0};
+  uint64_t edges[5][4];
+  for (int i = 0; i < 3; i++)
+    memcpy(edges[i], lam, sizeof lam);
+  edges[0][0] -= 1;
+  edges[2][0] += 1;
+  memcpy(edges[3], CUZK_R, sizeof lam);
+  edges[3][0] -= 1;
+  memcpy(edges[4], CUZK_R, sizeof lam); /* r - lambda */
+  {
+    uint8_t borrow = 0;
+    for (int i = 0; i < 4; i++)
+      borrow = limb_subb(borrow, edges[4][i], lam[i], &edges[4][i]);
+  }
+  uint64_t s0 = 77;
+  for (int i = 0; i < 25; i++) {
+    cuzk_fr kk;
+    uint64_t c[4];
+    if (i < 5) {
+      CHECK(cuzk_fr_from_canonical(&kk, edges[i]));
+    } else {
+      rng_fr(&s0, &kk);
+    }
+    cuzk_fr_to_canonical(c, &kk);
+    cuzk_g1 a, b, base;
+    cuzk_g1_mul(&base, &g, &kk); /* a random-ish base point */
+    cuzk_g1_mul(&a, &base, &kk);
+    cuzk_g1_mul_limbs(&b, &base, c, 4);
+    CHECK_MSG(cuzk_g1_eq(&a, &b), "GLV vs wNAF, case %d", i);
+  }
+
   /* (a + b) G = aG + bG, (ab) G = a (b G), on both groups */
   uint64_t s = 3;
   for (int i = 0; i < 8; i++) {
