@@ -4,6 +4,7 @@
 
 #include "cuzk/curve.h"
 #include "field/consts.h"
+#include "field/fp_inline.h"
 #include "field/limbs.h"
 
 #define EC(x) cuzk_g1_##x

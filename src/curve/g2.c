@@ -4,6 +4,7 @@
 
 #include "cuzk/curve.h"
 #include "field/consts.h"
+#include "field/fp_inline.h"
 #include "field/limbs.h"
 
 /* An Fp2 coordinate is written c1 first, then c0 (groth16.md §1.5). */
