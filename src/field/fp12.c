@@ -1,6 +1,7 @@
 /* Fp12 = Fp6[w]/(w^2 - v), the target group's field. */
 #include "cuzk/field.h"
 #include "field/consts.h"
+#include "field/fp_inline.h"
 
 void cuzk_fp12_add(cuzk_fp12 *r, const cuzk_fp12 *a, const cuzk_fp12 *b) {
   cuzk_fp6_add(&r->c0, &a->c0, &b->c0);
@@ -48,7 +49,7 @@ void cuzk_fp12_mul_014(cuzk_fp12 *r, const cuzk_fp12 *a, const cuzk_fp2 *c0, con
   cuzk_fp2 b1;
   cuzk_fp6_mul_01(&t0, &a->c0, c0, c1);
   cuzk_fp6_mul_1(&t1, &a->c1, c4);
-  cuzk_fp2_add(&b1, c1, c4);
+  cuzk_fp2_add_i(&b1, c1, c4);
   cuzk_fp6_add(&s, &a->c0, &a->c1);
   cuzk_fp6_mul_01(&r->c1, &s, c0, &b1);
   cuzk_fp6_sub(&r->c1, &r->c1, &t0);
@@ -94,23 +95,23 @@ static void fp4_sqr(cuzk_fp2 *c0, cuzk_fp2 *c1, const cuzk_fp2 *a, const cuzk_fp
   cuzk_fp2 t0, t1, t2;
   cuzk_fp2_sqr(&t0, a);
   cuzk_fp2_sqr(&t1, b);
-  cuzk_fp2_mul_nonres(&t2, &t1);
-  cuzk_fp2_add(c0, &t2, &t0);
-  cuzk_fp2_add(&t2, a, b);
+  cuzk_fp2_mul_nonres_i(&t2, &t1);
+  cuzk_fp2_add_i(c0, &t2, &t0);
+  cuzk_fp2_add_i(&t2, a, b);
   cuzk_fp2_sqr(&t2, &t2);
-  cuzk_fp2_sub(&t2, &t2, &t0);
-  cuzk_fp2_sub(c1, &t2, &t1);
+  cuzk_fp2_sub_i(&t2, &t2, &t0);
+  cuzk_fp2_sub_i(c1, &t2, &t1);
 }
 
 /* r = 3t - 2z (minus = true) or 3t + 2z: the Granger-Scott recombination. */
 static void gs_combine(cuzk_fp2 *z, const cuzk_fp2 *t, bool minus) {
   cuzk_fp2 x;
   if (minus)
-    cuzk_fp2_sub(&x, t, z);
+    cuzk_fp2_sub_i(&x, t, z);
   else
-    cuzk_fp2_add(&x, t, z);
-  cuzk_fp2_dbl(&x, &x);
-  cuzk_fp2_add(z, &x, t);
+    cuzk_fp2_add_i(&x, t, z);
+  cuzk_fp2_dbl_i(&x, &x);
+  cuzk_fp2_add_i(z, &x, t);
 }
 
 /*
@@ -130,7 +131,7 @@ void cuzk_fp12_cyclotomic_sqr(cuzk_fp12 *r, const cuzk_fp12 *a) {
   fp4_sqr(&t2, &t3, &z4, &z5);
   gs_combine(&z4, &t0, true);
   gs_combine(&z5, &t1, false);
-  cuzk_fp2_mul_nonres(&t0, &t3);
+  cuzk_fp2_mul_nonres_i(&t0, &t3);
   gs_combine(&z2, &t0, false);
   gs_combine(&z3, &t2, true);
 

@@ -1,23 +1,24 @@
 /* Fp6 = Fp2[v]/(v^3 - xi), xi = u + 1. Counts in Fp2 multiplications (m) and squarings (s). */
 #include "cuzk/field.h"
 #include "field/consts.h"
+#include "field/fp_inline.h"
 
 void cuzk_fp6_add(cuzk_fp6 *r, const cuzk_fp6 *a, const cuzk_fp6 *b) {
-  cuzk_fp2_add(&r->c0, &a->c0, &b->c0);
-  cuzk_fp2_add(&r->c1, &a->c1, &b->c1);
-  cuzk_fp2_add(&r->c2, &a->c2, &b->c2);
+  cuzk_fp2_add_i(&r->c0, &a->c0, &b->c0);
+  cuzk_fp2_add_i(&r->c1, &a->c1, &b->c1);
+  cuzk_fp2_add_i(&r->c2, &a->c2, &b->c2);
 }
 
 void cuzk_fp6_sub(cuzk_fp6 *r, const cuzk_fp6 *a, const cuzk_fp6 *b) {
-  cuzk_fp2_sub(&r->c0, &a->c0, &b->c0);
-  cuzk_fp2_sub(&r->c1, &a->c1, &b->c1);
-  cuzk_fp2_sub(&r->c2, &a->c2, &b->c2);
+  cuzk_fp2_sub_i(&r->c0, &a->c0, &b->c0);
+  cuzk_fp2_sub_i(&r->c1, &a->c1, &b->c1);
+  cuzk_fp2_sub_i(&r->c2, &a->c2, &b->c2);
 }
 
 void cuzk_fp6_neg(cuzk_fp6 *r, const cuzk_fp6 *a) {
-  cuzk_fp2_neg(&r->c0, &a->c0);
-  cuzk_fp2_neg(&r->c1, &a->c1);
-  cuzk_fp2_neg(&r->c2, &a->c2);
+  cuzk_fp2_neg_i(&r->c0, &a->c0);
+  cuzk_fp2_neg_i(&r->c1, &a->c1);
+  cuzk_fp2_neg_i(&r->c2, &a->c2);
 }
 
 /*
@@ -32,28 +33,28 @@ void cuzk_fp6_mul(cuzk_fp6 *r, const cuzk_fp6 *a, const cuzk_fp6 *b) {
   cuzk_fp2_mul(&t1, &a->c1, &b->c1);
   cuzk_fp2_mul(&t2, &a->c2, &b->c2);
 
-  cuzk_fp2_add(&x, &a->c1, &a->c2);
-  cuzk_fp2_add(&y, &b->c1, &b->c2);
+  cuzk_fp2_add_i(&x, &a->c1, &a->c2);
+  cuzk_fp2_add_i(&y, &b->c1, &b->c2);
   cuzk_fp2_mul(&c0, &x, &y);
-  cuzk_fp2_sub(&c0, &c0, &t1);
-  cuzk_fp2_sub(&c0, &c0, &t2);
-  cuzk_fp2_mul_nonres(&c0, &c0);
-  cuzk_fp2_add(&c0, &c0, &t0);
+  cuzk_fp2_sub_i(&c0, &c0, &t1);
+  cuzk_fp2_sub_i(&c0, &c0, &t2);
+  cuzk_fp2_mul_nonres_i(&c0, &c0);
+  cuzk_fp2_add_i(&c0, &c0, &t0);
 
-  cuzk_fp2_add(&x, &a->c0, &a->c1);
-  cuzk_fp2_add(&y, &b->c0, &b->c1);
+  cuzk_fp2_add_i(&x, &a->c0, &a->c1);
+  cuzk_fp2_add_i(&y, &b->c0, &b->c1);
   cuzk_fp2_mul(&c1, &x, &y);
-  cuzk_fp2_sub(&c1, &c1, &t0);
-  cuzk_fp2_sub(&c1, &c1, &t1);
-  cuzk_fp2_mul_nonres(&x, &t2);
-  cuzk_fp2_add(&c1, &c1, &x);
+  cuzk_fp2_sub_i(&c1, &c1, &t0);
+  cuzk_fp2_sub_i(&c1, &c1, &t1);
+  cuzk_fp2_mul_nonres_i(&x, &t2);
+  cuzk_fp2_add_i(&c1, &c1, &x);
 
-  cuzk_fp2_add(&x, &a->c0, &a->c2);
-  cuzk_fp2_add(&y, &b->c0, &b->c2);
+  cuzk_fp2_add_i(&x, &a->c0, &a->c2);
+  cuzk_fp2_add_i(&y, &b->c0, &b->c2);
   cuzk_fp2_mul(&c2, &x, &y);
-  cuzk_fp2_sub(&c2, &c2, &t0);
-  cuzk_fp2_sub(&c2, &c2, &t2);
-  cuzk_fp2_add(&c2, &c2, &t1);
+  cuzk_fp2_sub_i(&c2, &c2, &t0);
+  cuzk_fp2_sub_i(&c2, &c2, &t2);
+  cuzk_fp2_add_i(&c2, &c2, &t1);
 
   r->c0 = c0;
   r->c1 = c1;
@@ -68,28 +69,28 @@ void cuzk_fp6_sqr(cuzk_fp6 *r, const cuzk_fp6 *a) {
   cuzk_fp2 s0, s1, s2, s3, s4, t;
   cuzk_fp2_sqr(&s0, &a->c0);
   cuzk_fp2_mul(&s1, &a->c0, &a->c1);
-  cuzk_fp2_dbl(&s1, &s1);
-  cuzk_fp2_sub(&t, &a->c0, &a->c1);
-  cuzk_fp2_add(&t, &t, &a->c2);
+  cuzk_fp2_dbl_i(&s1, &s1);
+  cuzk_fp2_sub_i(&t, &a->c0, &a->c1);
+  cuzk_fp2_add_i(&t, &t, &a->c2);
   cuzk_fp2_sqr(&s2, &t);
   cuzk_fp2_mul(&s3, &a->c1, &a->c2);
-  cuzk_fp2_dbl(&s3, &s3);
+  cuzk_fp2_dbl_i(&s3, &s3);
   cuzk_fp2_sqr(&s4, &a->c2);
 
-  cuzk_fp2_add(&r->c2, &s1, &s2);
-  cuzk_fp2_add(&r->c2, &r->c2, &s3);
-  cuzk_fp2_sub(&r->c2, &r->c2, &s0);
-  cuzk_fp2_sub(&r->c2, &r->c2, &s4);
-  cuzk_fp2_mul_nonres(&t, &s3);
-  cuzk_fp2_add(&r->c0, &s0, &t);
-  cuzk_fp2_mul_nonres(&t, &s4);
-  cuzk_fp2_add(&r->c1, &s1, &t);
+  cuzk_fp2_add_i(&r->c2, &s1, &s2);
+  cuzk_fp2_add_i(&r->c2, &r->c2, &s3);
+  cuzk_fp2_sub_i(&r->c2, &r->c2, &s0);
+  cuzk_fp2_sub_i(&r->c2, &r->c2, &s4);
+  cuzk_fp2_mul_nonres_i(&t, &s3);
+  cuzk_fp2_add_i(&r->c0, &s0, &t);
+  cuzk_fp2_mul_nonres_i(&t, &s4);
+  cuzk_fp2_add_i(&r->c1, &s1, &t);
 }
 
 /* (c0 + c1 v + c2 v^2) v = xi c2 + c0 v + c1 v^2. */
 void cuzk_fp6_mul_nonres(cuzk_fp6 *r, const cuzk_fp6 *a) {
   cuzk_fp2 t;
-  cuzk_fp2_mul_nonres(&t, &a->c2);
+  cuzk_fp2_mul_nonres_i(&t, &a->c2);
   r->c2 = a->c1;
   r->c1 = a->c0;
   r->c0 = t;
@@ -101,22 +102,22 @@ void cuzk_fp6_mul_01(cuzk_fp6 *r, const cuzk_fp6 *a, const cuzk_fp2 *b0, const c
   cuzk_fp2_mul(&t0, &a->c0, b0);
   cuzk_fp2_mul(&t1, &a->c1, b1);
 
-  cuzk_fp2_add(&x, &a->c1, &a->c2);
+  cuzk_fp2_add_i(&x, &a->c1, &a->c2);
   cuzk_fp2_mul(&c0, &x, b1);
-  cuzk_fp2_sub(&c0, &c0, &t1);
-  cuzk_fp2_mul_nonres(&c0, &c0);
-  cuzk_fp2_add(&c0, &c0, &t0);
+  cuzk_fp2_sub_i(&c0, &c0, &t1);
+  cuzk_fp2_mul_nonres_i(&c0, &c0);
+  cuzk_fp2_add_i(&c0, &c0, &t0);
 
-  cuzk_fp2_add(&x, &a->c0, &a->c1);
-  cuzk_fp2_add(&y, b0, b1);
+  cuzk_fp2_add_i(&x, &a->c0, &a->c1);
+  cuzk_fp2_add_i(&y, b0, b1);
   cuzk_fp2_mul(&c1, &x, &y);
-  cuzk_fp2_sub(&c1, &c1, &t0);
-  cuzk_fp2_sub(&c1, &c1, &t1);
+  cuzk_fp2_sub_i(&c1, &c1, &t0);
+  cuzk_fp2_sub_i(&c1, &c1, &t1);
 
-  cuzk_fp2_add(&x, &a->c0, &a->c2);
+  cuzk_fp2_add_i(&x, &a->c0, &a->c2);
   cuzk_fp2_mul(&c2, &x, b0);
-  cuzk_fp2_sub(&c2, &c2, &t0);
-  cuzk_fp2_add(&c2, &c2, &t1);
+  cuzk_fp2_sub_i(&c2, &c2, &t0);
+  cuzk_fp2_add_i(&c2, &c2, &t1);
 
   r->c0 = c0;
   r->c1 = c1;
@@ -127,7 +128,7 @@ void cuzk_fp6_mul_01(cuzk_fp6 *r, const cuzk_fp6 *a, const cuzk_fp2 *b0, const c
 void cuzk_fp6_mul_1(cuzk_fp6 *r, const cuzk_fp6 *a, const cuzk_fp2 *b1) {
   cuzk_fp2 c0, c1, c2;
   cuzk_fp2_mul(&c0, &a->c2, b1);
-  cuzk_fp2_mul_nonres(&c0, &c0);
+  cuzk_fp2_mul_nonres_i(&c0, &c0);
   cuzk_fp2_mul(&c1, &a->c0, b1);
   cuzk_fp2_mul(&c2, &a->c1, b1);
   r->c0 = c0;
@@ -143,24 +144,24 @@ bool cuzk_fp6_inv(cuzk_fp6 *r, const cuzk_fp6 *a) {
   cuzk_fp2 t0, t1, t2, x, n;
   cuzk_fp2_sqr(&t0, &a->c0);
   cuzk_fp2_mul(&x, &a->c1, &a->c2);
-  cuzk_fp2_mul_nonres(&x, &x);
-  cuzk_fp2_sub(&t0, &t0, &x);
+  cuzk_fp2_mul_nonres_i(&x, &x);
+  cuzk_fp2_sub_i(&t0, &t0, &x);
 
   cuzk_fp2_sqr(&t1, &a->c2);
-  cuzk_fp2_mul_nonres(&t1, &t1);
+  cuzk_fp2_mul_nonres_i(&t1, &t1);
   cuzk_fp2_mul(&x, &a->c0, &a->c1);
-  cuzk_fp2_sub(&t1, &t1, &x);
+  cuzk_fp2_sub_i(&t1, &t1, &x);
 
   cuzk_fp2_sqr(&t2, &a->c1);
   cuzk_fp2_mul(&x, &a->c0, &a->c2);
-  cuzk_fp2_sub(&t2, &t2, &x);
+  cuzk_fp2_sub_i(&t2, &t2, &x);
 
   cuzk_fp2_mul(&n, &a->c2, &t1);
   cuzk_fp2_mul(&x, &a->c1, &t2);
-  cuzk_fp2_add(&n, &n, &x);
-  cuzk_fp2_mul_nonres(&n, &n);
+  cuzk_fp2_add_i(&n, &n, &x);
+  cuzk_fp2_mul_nonres_i(&n, &n);
   cuzk_fp2_mul(&x, &a->c0, &t0);
-  cuzk_fp2_add(&n, &n, &x);
+  cuzk_fp2_add_i(&n, &n, &x);
   if (!cuzk_fp2_inv(&n, &n)) {
     *r = cuzk_fp6_zero;
     return false;

@@ -47,6 +47,14 @@ static inline void cuzk_fp2_neg_i(cuzk_fp2 *r, const cuzk_fp2 *a) {
   cuzk_fp_neg_i(&r->c1, &a->c1);
 }
 
+/* (a0 + a1 u)(1 + u) = (a0 - a1) + (a0 + a1) u */
+static inline void cuzk_fp2_mul_nonres_i(cuzk_fp2 *r, const cuzk_fp2 *a) {
+  cuzk_fp t;
+  cuzk_fp_sub_i(&t, &a->c0, &a->c1);
+  cuzk_fp_add_i(&r->c1, &a->c0, &a->c1);
+  r->c0 = t;
+}
+
 /* Fp2 products have their own kernels behind cuzk_fp2_mul; the _i names keep the templates
  * uniform over Fp and Fp2. */
 static inline void cuzk_fp2_mul_i(cuzk_fp2 *r, const cuzk_fp2 *a, const cuzk_fp2 *b) {

@@ -16,6 +16,7 @@
 
 #include "cuzk/pairing.h"
 #include "field/consts.h"
+#include "field/fp_inline.h"
 
 /* Bits 62..0 of |z| drive the loop; bit 63 (the top one) is the starting T = Q. */
 #define MILLER_TOP_BIT 62
@@ -25,11 +26,11 @@ static inline bool z_bit(int i) { return (CUZK_Z_ABS >> i) & 1; }
 /* r = 3 b' a = 12 (1 + u) a. */
 static void mul_by_3b(cuzk_fp2 *r, const cuzk_fp2 *a) {
   cuzk_fp2 t, t3;
-  cuzk_fp2_mul_nonres(&t, a);
-  cuzk_fp2_dbl(&t3, &t);
-  cuzk_fp2_add(&t3, &t3, &t);
-  cuzk_fp2_dbl(&t3, &t3);
-  cuzk_fp2_dbl(r, &t3);
+  cuzk_fp2_mul_nonres_i(&t, a);
+  cuzk_fp2_dbl_i(&t3, &t);
+  cuzk_fp2_add_i(&t3, &t3, &t);
+  cuzk_fp2_dbl_i(&t3, &t3);
+  cuzk_fp2_dbl_i(r, &t3);
 }
 
 /*
@@ -48,38 +49,38 @@ static void dbl_step(cuzk_miller_line *l, cuzk_g2 *t) {
   cuzk_fp2_mul(&a, &t->x, &t->y);
   cuzk_fp2_sqr(&b, &t->y);
   cuzk_fp2_sqr(&c, &t->z);
-  cuzk_fp2_add(&h, &t->y, &t->z);
+  cuzk_fp2_add_i(&h, &t->y, &t->z);
   cuzk_fp2_sqr(&h, &h);
-  cuzk_fp2_sub(&h, &h, &b);
-  cuzk_fp2_sub(&h, &h, &c);
+  cuzk_fp2_sub_i(&h, &h, &b);
+  cuzk_fp2_sub_i(&h, &h, &c);
   mul_by_3b(&e, &c);
-  cuzk_fp2_dbl(&f, &e);
-  cuzk_fp2_add(&f, &f, &e);
+  cuzk_fp2_dbl_i(&f, &e);
+  cuzk_fp2_add_i(&f, &f, &e);
 
   /* The line, from the old T. */
-  cuzk_fp2_sub(&l->c0, &b, &e);
+  cuzk_fp2_sub_i(&l->c0, &b, &e);
   cuzk_fp2_sqr(&s, &t->x);
-  cuzk_fp2_dbl(&l->c1, &s);
-  cuzk_fp2_add(&l->c1, &l->c1, &s);
-  cuzk_fp2_neg(&l->c1, &l->c1);
+  cuzk_fp2_dbl_i(&l->c1, &s);
+  cuzk_fp2_add_i(&l->c1, &l->c1, &s);
+  cuzk_fp2_neg_i(&l->c1, &l->c1);
   l->c4 = h;
 
-  cuzk_fp2_sub(&s, &b, &f);
+  cuzk_fp2_sub_i(&s, &b, &f);
   cuzk_fp2_mul(&t->x, &a, &s);
-  cuzk_fp2_dbl(&t->x, &t->x);
+  cuzk_fp2_dbl_i(&t->x, &t->x);
 
-  cuzk_fp2_add(&s, &b, &f);
+  cuzk_fp2_add_i(&s, &b, &f);
   cuzk_fp2_sqr(&s, &s);
   cuzk_fp2_sqr(&e, &e);
-  cuzk_fp2_dbl(&f, &e);
-  cuzk_fp2_add(&f, &f, &e);
-  cuzk_fp2_dbl(&f, &f);
-  cuzk_fp2_dbl(&f, &f);
-  cuzk_fp2_sub(&t->y, &s, &f);
+  cuzk_fp2_dbl_i(&f, &e);
+  cuzk_fp2_add_i(&f, &f, &e);
+  cuzk_fp2_dbl_i(&f, &f);
+  cuzk_fp2_dbl_i(&f, &f);
+  cuzk_fp2_sub_i(&t->y, &s, &f);
 
   cuzk_fp2_mul(&t->z, &b, &h);
-  cuzk_fp2_dbl(&t->z, &t->z);
-  cuzk_fp2_dbl(&t->z, &t->z);
+  cuzk_fp2_dbl_i(&t->z, &t->z);
+  cuzk_fp2_dbl_i(&t->z, &t->z);
 }
 
 /*
@@ -96,30 +97,30 @@ static void add_step(cuzk_miller_line *l, cuzk_g2 *t, const cuzk_g2_affine *q) {
   cuzk_fp2 theta, lam, c, d, e, f, g, h;
 
   cuzk_fp2_mul(&theta, &q->y, &t->z);
-  cuzk_fp2_sub(&theta, &t->y, &theta);
+  cuzk_fp2_sub_i(&theta, &t->y, &theta);
   cuzk_fp2_mul(&lam, &q->x, &t->z);
-  cuzk_fp2_sub(&lam, &t->x, &lam);
+  cuzk_fp2_sub_i(&lam, &t->x, &lam);
 
   cuzk_fp2_sqr(&c, &theta);
   cuzk_fp2_sqr(&d, &lam);
   cuzk_fp2_mul(&e, &lam, &d);
   cuzk_fp2_mul(&f, &t->z, &c);
   cuzk_fp2_mul(&g, &t->x, &d);
-  cuzk_fp2_add(&h, &e, &f);
-  cuzk_fp2_sub(&h, &h, &g);
-  cuzk_fp2_sub(&h, &h, &g);
+  cuzk_fp2_add_i(&h, &e, &f);
+  cuzk_fp2_sub_i(&h, &h, &g);
+  cuzk_fp2_sub_i(&h, &h, &g);
 
   cuzk_fp2_mul(&t->x, &lam, &h);
-  cuzk_fp2_sub(&g, &g, &h);
+  cuzk_fp2_sub_i(&g, &g, &h);
   cuzk_fp2_mul(&g, &theta, &g);
   cuzk_fp2_mul(&t->y, &e, &t->y);
-  cuzk_fp2_sub(&t->y, &g, &t->y);
+  cuzk_fp2_sub_i(&t->y, &g, &t->y);
   cuzk_fp2_mul(&t->z, &t->z, &e);
 
   cuzk_fp2_mul(&c, &theta, &q->x);
   cuzk_fp2_mul(&d, &lam, &q->y);
-  cuzk_fp2_sub(&l->c0, &c, &d);
-  cuzk_fp2_neg(&l->c1, &theta);
+  cuzk_fp2_sub_i(&l->c0, &c, &d);
+  cuzk_fp2_neg_i(&l->c1, &theta);
   l->c4 = lam;
 }
 
