@@ -91,6 +91,91 @@ static void test_ntt_roots(void) {
   CHECK(cuzk_fr_eq(&x, &e));
 }
 
+#if defined(CUZK_HAVE_ADX_ASM)
+static unsigned fp2_mul_differs(const cuzk_fp2 *a, const cuzk_fp2 *b) {
+  cuzk_fp2 r1, r2;
+  cuzk_fp2_mul_portable((uint64_t *)&r1, (const uint64_t *)a, (const uint64_t *)b);
+  cuzk_fp2_mul_adx((uint64_t *)&r2, (const uint64_t *)a, (const uint64_t *)b);
+  return !cuzk_fp2_eq(&r1, &r2);
+}
+
+static unsigned fp2_sqr_differs(const cuzk_fp2 *a) {
+  cuzk_fp2 r1, r2;
+  cuzk_fp2_sqr_portable((uint64_t *)&r1, (const uint64_t *)a);
+  cuzk_fp2_sqr_adx((uint64_t *)&r2, (const uint64_t *)a);
+  return !cuzk_fp2_eq(&r1, &r2);
+}
+
+/* The Fp2 kernels (lazy reduction in the assembly): random inputs, every pair of edge elements
+ * (each coordinate 0, 1 or p - 1) and aliasing. */
+static void test_fp2_kernels_agree(uint64_t *s) {
+  unsigned bad = 0;
+  for (int i = 0; i < 100000; i++) {
+    cuzk_fp2 a, b;
+    rng_fp(s, &a.c0);
+    rng_fp(s, &a.c1);
+    rng_fp(s, &b.c0);
+    rng_fp(s, &b.c1);
+    bad += fp2_mul_differs(&a, &b);
+    bad += fp2_sqr_differs(&a);
+  }
+  cuzk_fp e[3];
+  e[0] = cuzk_fp_zero;
+  e[1] = cuzk_fp_one;
+  cuzk_fp_neg(&e[2], &cuzk_fp_one);
+  cuzk_fp2 edge[9];
+  for (int i = 0; i < 9; i++) {
+    edge[i].c0 = e[i % 3];
+    edge[i].c1 = e[i / 3];
+  }
+  for (int i = 0; i < 9; i++) {
+    bad += fp2_sqr_differs(&edge[i]);
+    for (int j = 0; j < 9; j++)
+      bad += fp2_mul_differs(&edge[i], &edge[j]);
+  }
+  /* aliasing: r == a == b, r == a, r == b (mul) and r == a (sqr) */
+  for (int i = 0; i < 100; i++) {
+    cuzk_fp2 a, b, r, x, y;
+    rng_fp(s, &a.c0);
+    rng_fp(s, &a.c1);
+    rng_fp(s, &b.c0);
+    rng_fp(s, &b.c1);
+    if (i < 9) a = edge[i];
+    cuzk_fp2_mul_portable((uint64_t *)&r, (const uint64_t *)&a, (const uint64_t *)&a);
+    x = a;
+    cuzk_fp2_mul_adx((uint64_t *)&x, (const uint64_t *)&x, (const uint64_t *)&x);
+    bad += !cuzk_fp2_eq(&x, &r);
+    cuzk_fp2_mul_portable((uint64_t *)&r, (const uint64_t *)&a, (const uint64_t *)&b);
+    x = a;
+    y = b;
+    cuzk_fp2_mul_adx((uint64_t *)&x, (const uint64_t *)&x, (const uint64_t *)&b);
+    cuzk_fp2_mul_adx((uint64_t *)&y, (const uint64_t *)&a, (const uint64_t *)&y);
+    bad += !cuzk_fp2_eq(&x, &r) + !cuzk_fp2_eq(&y, &r);
+    cuzk_fp2_sqr_portable((uint64_t *)&r, (const uint64_t *)&a);
+    x = a;
+    cuzk_fp2_sqr_adx((uint64_t *)&x, (const uint64_t *)&x);
+    bad += !cuzk_fp2_eq(&x, &r);
+  }
+  /* the portable kernels themselves, aliased, against unaliased calls */
+  for (int i = 0; i < 100; i++) {
+    cuzk_fp2 a, b, r, x;
+    rng_fp(s, &a.c0);
+    rng_fp(s, &a.c1);
+    rng_fp(s, &b.c0);
+    rng_fp(s, &b.c1);
+    cuzk_fp2_mul_portable((uint64_t *)&r, (const uint64_t *)&a, (const uint64_t *)&b);
+    x = a;
+    cuzk_fp2_mul_portable((uint64_t *)&x, (const uint64_t *)&x, (const uint64_t *)&b);
+    bad += !cuzk_fp2_eq(&x, &r);
+    cuzk_fp2_sqr_portable((uint64_t *)&r, (const uint64_t *)&a);
+    x = a;
+    cuzk_fp2_sqr_portable((uint64_t *)&x, (const uint64_t *)&x);
+    bad += !cuzk_fp2_eq(&x, &r);
+  }
+  CHECK_MSG(bad == 0, "%u Fp2 kernel mismatches", bad);
+}
+#endif
+
 /* The portable and ADX kernels must agree bit for bit (issue: 10^5 random inputs). */
 static void test_kernels_agree(void) {
   if (!cuzk_field_kernel_supported(CUZK_KERNEL_ADX)) {
@@ -140,6 +225,7 @@ static void test_kernels_agree(void) {
   cuzk_fp_mul_portable(b.l, b.l, b.l);
   bad += !cuzk_fp_eq(&a, &b);
   CHECK_MSG(bad == 0, "%u kernel mismatches", bad);
+  test_fp2_kernels_agree(&s);
 #else
   printf("built without the assembly kernels (CUZK_ASM=OFF)\n");
 #endif

@@ -1,6 +1,9 @@
 /* Fp2 = Fp[u]/(u^2 + 1). Operation counts in Fp multiplications (M) and squarings (S). */
 #include "cuzk/field.h"
 #include "field/consts.h"
+#include "field/mont.h"
+
+#include <stddef.h>
 
 void cuzk_fp2_add(cuzk_fp2 *r, const cuzk_fp2 *a, const cuzk_fp2 *b) {
   cuzk_fp_add(&r->c0, &a->c0, &b->c0);
@@ -27,27 +30,17 @@ void cuzk_fp2_conj(cuzk_fp2 *r, const cuzk_fp2 *a) {
   cuzk_fp_neg(&r->c1, &a->c1);
 }
 
-/* Karatsuba, 3M: (a0 + a1 u)(b0 + b1 u) = a0b0 - a1b1 + ((a0+a1)(b0+b1) - a0b0 - a1b1) u. */
+/* Products go to the Fp2 kernels of cuzk_mont (mont.h): Karatsuba multiplication (3M) and
+ * complex squaring (2M), with lazy reduction in the assembly. An Fp2 is c0 then c1, 12 limbs. */
+_Static_assert(sizeof(cuzk_fp2) == 12 * sizeof(uint64_t) && offsetof(cuzk_fp2, c1) == 48,
+               "cuzk_fp2 must be the 12 limbs the kernels take");
+
 void cuzk_fp2_mul(cuzk_fp2 *r, const cuzk_fp2 *a, const cuzk_fp2 *b) {
-  cuzk_fp t0, t1, sa, sb;
-  cuzk_fp_mul(&t0, &a->c0, &b->c0);
-  cuzk_fp_mul(&t1, &a->c1, &b->c1);
-  cuzk_fp_add(&sa, &a->c0, &a->c1);
-  cuzk_fp_add(&sb, &b->c0, &b->c1);
-  cuzk_fp_mul(&r->c1, &sa, &sb);
-  cuzk_fp_sub(&r->c1, &r->c1, &t0);
-  cuzk_fp_sub(&r->c1, &r->c1, &t1);
-  cuzk_fp_sub(&r->c0, &t0, &t1);
+  cuzk_mont.fp2_mul((uint64_t *)r, (const uint64_t *)a, (const uint64_t *)b);
 }
 
-/* Complex squaring, 2M: (a0 + a1 u)^2 = (a0+a1)(a0-a1) + 2 a0 a1 u. */
 void cuzk_fp2_sqr(cuzk_fp2 *r, const cuzk_fp2 *a) {
-  cuzk_fp s, d, m;
-  cuzk_fp_add(&s, &a->c0, &a->c1);
-  cuzk_fp_sub(&d, &a->c0, &a->c1);
-  cuzk_fp_mul(&m, &a->c0, &a->c1);
-  cuzk_fp_mul(&r->c0, &s, &d);
-  cuzk_fp_dbl(&r->c1, &m);
+  cuzk_mont.fp2_sqr((uint64_t *)r, (const uint64_t *)a);
 }
 
 void cuzk_fp2_mul_fp(cuzk_fp2 *r, const cuzk_fp2 *a, const cuzk_fp *b) {

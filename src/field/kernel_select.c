@@ -7,15 +7,34 @@
 #include <cpuid.h>
 #endif
 
-static const cuzk_mont_kernels portable = {cuzk_fp_mul_portable, cuzk_fp_sqr_portable,
-                                           cuzk_fr_mul_portable, cuzk_fr_sqr_portable};
+static const cuzk_mont_kernels portable = {
+    .fp_mul = cuzk_fp_mul_portable,
+    .fp_sqr = cuzk_fp_sqr_portable,
+    .fr_mul = cuzk_fr_mul_portable,
+    .fr_sqr = cuzk_fr_sqr_portable,
+    .fp2_mul = cuzk_fp2_mul_portable,
+    .fp2_sqr = cuzk_fp2_sqr_portable,
+};
 #if defined(__x86_64__) && defined(CUZK_HAVE_ADX_ASM)
-static const cuzk_mont_kernels adx = {cuzk_fp_mul_adx, cuzk_fp_sqr_adx, cuzk_fr_mul_adx,
-                                      cuzk_fr_sqr_adx};
+static const cuzk_mont_kernels adx = {
+    .fp_mul = cuzk_fp_mul_adx,
+    .fp_sqr = cuzk_fp_sqr_adx,
+    .fr_mul = cuzk_fr_mul_adx,
+    .fr_sqr = cuzk_fr_sqr_adx,
+    .fp2_mul = cuzk_fp2_mul_adx,
+    .fp2_sqr = cuzk_fp2_sqr_adx,
+};
 #endif
 
-cuzk_mont_kernels cuzk_mont = {cuzk_fp_mul_portable, cuzk_fp_sqr_portable, cuzk_fr_mul_portable,
-                               cuzk_fr_sqr_portable};
+/* Portable until the constructor runs, so that the table is never empty. */
+cuzk_mont_kernels cuzk_mont = {
+    .fp_mul = cuzk_fp_mul_portable,
+    .fp_sqr = cuzk_fp_sqr_portable,
+    .fr_mul = cuzk_fr_mul_portable,
+    .fr_sqr = cuzk_fr_sqr_portable,
+    .fp2_mul = cuzk_fp2_mul_portable,
+    .fp2_sqr = cuzk_fp2_sqr_portable,
+};
 static cuzk_field_kernel active = CUZK_KERNEL_PORTABLE;
 
 bool cuzk_field_kernel_supported(cuzk_field_kernel k) {
