@@ -85,20 +85,20 @@ void cuzk_fp12_frobenius(cuzk_fp12 *r, const cuzk_fp12 *a, unsigned k) {
   const cuzk_fp2 *g = &CUZK_FROB12[k - 1];
   cuzk_fp6_frobenius(&r->c0, &a->c0, k);
   cuzk_fp6_frobenius(&r->c1, &a->c1, k);
-  cuzk_fp2_mul(&r->c1.c0, &r->c1.c0, g);
-  cuzk_fp2_mul(&r->c1.c1, &r->c1.c1, g);
-  cuzk_fp2_mul(&r->c1.c2, &r->c1.c2, g);
+  cuzk_fp2_mul_i(&r->c1.c0, &r->c1.c0, g);
+  cuzk_fp2_mul_i(&r->c1.c1, &r->c1.c1, g);
+  cuzk_fp2_mul_i(&r->c1.c2, &r->c1.c2, g);
 }
 
 /* Squares in Fp4 = Fp2[s]/(s^2 - xi): (a + b s)^2 = (a^2 + xi b^2) + ((a+b)^2 - a^2 - b^2) s. */
 static void fp4_sqr(cuzk_fp2 *c0, cuzk_fp2 *c1, const cuzk_fp2 *a, const cuzk_fp2 *b) {
   cuzk_fp2 t0, t1, t2;
-  cuzk_fp2_sqr(&t0, a);
-  cuzk_fp2_sqr(&t1, b);
+  cuzk_fp2_sqr_i(&t0, a);
+  cuzk_fp2_sqr_i(&t1, b);
   cuzk_fp2_mul_nonres_i(&t2, &t1);
   cuzk_fp2_add_i(c0, &t2, &t0);
   cuzk_fp2_add_i(&t2, a, b);
-  cuzk_fp2_sqr(&t2, &t2);
+  cuzk_fp2_sqr_i(&t2, &t2);
   cuzk_fp2_sub_i(&t2, &t2, &t0);
   cuzk_fp2_sub_i(c1, &t2, &t1);
 }

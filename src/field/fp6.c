@@ -29,13 +29,13 @@ void cuzk_fp6_neg(cuzk_fp6 *r, const cuzk_fp6 *a) {
  */
 void cuzk_fp6_mul(cuzk_fp6 *r, const cuzk_fp6 *a, const cuzk_fp6 *b) {
   cuzk_fp2 t0, t1, t2, x, y, c0, c1, c2;
-  cuzk_fp2_mul(&t0, &a->c0, &b->c0);
-  cuzk_fp2_mul(&t1, &a->c1, &b->c1);
-  cuzk_fp2_mul(&t2, &a->c2, &b->c2);
+  cuzk_fp2_mul_i(&t0, &a->c0, &b->c0);
+  cuzk_fp2_mul_i(&t1, &a->c1, &b->c1);
+  cuzk_fp2_mul_i(&t2, &a->c2, &b->c2);
 
   cuzk_fp2_add_i(&x, &a->c1, &a->c2);
   cuzk_fp2_add_i(&y, &b->c1, &b->c2);
-  cuzk_fp2_mul(&c0, &x, &y);
+  cuzk_fp2_mul_i(&c0, &x, &y);
   cuzk_fp2_sub_i(&c0, &c0, &t1);
   cuzk_fp2_sub_i(&c0, &c0, &t2);
   cuzk_fp2_mul_nonres_i(&c0, &c0);
@@ -43,7 +43,7 @@ void cuzk_fp6_mul(cuzk_fp6 *r, const cuzk_fp6 *a, const cuzk_fp6 *b) {
 
   cuzk_fp2_add_i(&x, &a->c0, &a->c1);
   cuzk_fp2_add_i(&y, &b->c0, &b->c1);
-  cuzk_fp2_mul(&c1, &x, &y);
+  cuzk_fp2_mul_i(&c1, &x, &y);
   cuzk_fp2_sub_i(&c1, &c1, &t0);
   cuzk_fp2_sub_i(&c1, &c1, &t1);
   cuzk_fp2_mul_nonres_i(&x, &t2);
@@ -51,7 +51,7 @@ void cuzk_fp6_mul(cuzk_fp6 *r, const cuzk_fp6 *a, const cuzk_fp6 *b) {
 
   cuzk_fp2_add_i(&x, &a->c0, &a->c2);
   cuzk_fp2_add_i(&y, &b->c0, &b->c2);
-  cuzk_fp2_mul(&c2, &x, &y);
+  cuzk_fp2_mul_i(&c2, &x, &y);
   cuzk_fp2_sub_i(&c2, &c2, &t0);
   cuzk_fp2_sub_i(&c2, &c2, &t2);
   cuzk_fp2_add_i(&c2, &c2, &t1);
@@ -67,15 +67,15 @@ void cuzk_fp6_mul(cuzk_fp6 *r, const cuzk_fp6 *a, const cuzk_fp6 *b) {
  */
 void cuzk_fp6_sqr(cuzk_fp6 *r, const cuzk_fp6 *a) {
   cuzk_fp2 s0, s1, s2, s3, s4, t;
-  cuzk_fp2_sqr(&s0, &a->c0);
-  cuzk_fp2_mul(&s1, &a->c0, &a->c1);
+  cuzk_fp2_sqr_i(&s0, &a->c0);
+  cuzk_fp2_mul_i(&s1, &a->c0, &a->c1);
   cuzk_fp2_dbl_i(&s1, &s1);
   cuzk_fp2_sub_i(&t, &a->c0, &a->c1);
   cuzk_fp2_add_i(&t, &t, &a->c2);
-  cuzk_fp2_sqr(&s2, &t);
-  cuzk_fp2_mul(&s3, &a->c1, &a->c2);
+  cuzk_fp2_sqr_i(&s2, &t);
+  cuzk_fp2_mul_i(&s3, &a->c1, &a->c2);
   cuzk_fp2_dbl_i(&s3, &s3);
-  cuzk_fp2_sqr(&s4, &a->c2);
+  cuzk_fp2_sqr_i(&s4, &a->c2);
 
   cuzk_fp2_add_i(&r->c2, &s1, &s2);
   cuzk_fp2_add_i(&r->c2, &r->c2, &s3);
@@ -99,23 +99,23 @@ void cuzk_fp6_mul_nonres(cuzk_fp6 *r, const cuzk_fp6 *a) {
 /* a (b0 + b1 v), 5m: the Karatsuba product above with b2 = 0. */
 void cuzk_fp6_mul_01(cuzk_fp6 *r, const cuzk_fp6 *a, const cuzk_fp2 *b0, const cuzk_fp2 *b1) {
   cuzk_fp2 t0, t1, x, y, c0, c1, c2;
-  cuzk_fp2_mul(&t0, &a->c0, b0);
-  cuzk_fp2_mul(&t1, &a->c1, b1);
+  cuzk_fp2_mul_i(&t0, &a->c0, b0);
+  cuzk_fp2_mul_i(&t1, &a->c1, b1);
 
   cuzk_fp2_add_i(&x, &a->c1, &a->c2);
-  cuzk_fp2_mul(&c0, &x, b1);
+  cuzk_fp2_mul_i(&c0, &x, b1);
   cuzk_fp2_sub_i(&c0, &c0, &t1);
   cuzk_fp2_mul_nonres_i(&c0, &c0);
   cuzk_fp2_add_i(&c0, &c0, &t0);
 
   cuzk_fp2_add_i(&x, &a->c0, &a->c1);
   cuzk_fp2_add_i(&y, b0, b1);
-  cuzk_fp2_mul(&c1, &x, &y);
+  cuzk_fp2_mul_i(&c1, &x, &y);
   cuzk_fp2_sub_i(&c1, &c1, &t0);
   cuzk_fp2_sub_i(&c1, &c1, &t1);
 
   cuzk_fp2_add_i(&x, &a->c0, &a->c2);
-  cuzk_fp2_mul(&c2, &x, b0);
+  cuzk_fp2_mul_i(&c2, &x, b0);
   cuzk_fp2_sub_i(&c2, &c2, &t0);
   cuzk_fp2_add_i(&c2, &c2, &t1);
 
@@ -127,10 +127,10 @@ void cuzk_fp6_mul_01(cuzk_fp6 *r, const cuzk_fp6 *a, const cuzk_fp2 *b0, const c
 /* a (b1 v) = xi a2 b1 + a0 b1 v + a1 b1 v^2, 3m. */
 void cuzk_fp6_mul_1(cuzk_fp6 *r, const cuzk_fp6 *a, const cuzk_fp2 *b1) {
   cuzk_fp2 c0, c1, c2;
-  cuzk_fp2_mul(&c0, &a->c2, b1);
+  cuzk_fp2_mul_i(&c0, &a->c2, b1);
   cuzk_fp2_mul_nonres_i(&c0, &c0);
-  cuzk_fp2_mul(&c1, &a->c0, b1);
-  cuzk_fp2_mul(&c2, &a->c1, b1);
+  cuzk_fp2_mul_i(&c1, &a->c0, b1);
+  cuzk_fp2_mul_i(&c2, &a->c1, b1);
   r->c0 = c0;
   r->c1 = c1;
   r->c2 = c2;
@@ -142,33 +142,33 @@ void cuzk_fp6_mul_1(cuzk_fp6 *r, const cuzk_fp6 *a, const cuzk_fp2 *b1) {
  */
 bool cuzk_fp6_inv(cuzk_fp6 *r, const cuzk_fp6 *a) {
   cuzk_fp2 t0, t1, t2, x, n;
-  cuzk_fp2_sqr(&t0, &a->c0);
-  cuzk_fp2_mul(&x, &a->c1, &a->c2);
+  cuzk_fp2_sqr_i(&t0, &a->c0);
+  cuzk_fp2_mul_i(&x, &a->c1, &a->c2);
   cuzk_fp2_mul_nonres_i(&x, &x);
   cuzk_fp2_sub_i(&t0, &t0, &x);
 
-  cuzk_fp2_sqr(&t1, &a->c2);
+  cuzk_fp2_sqr_i(&t1, &a->c2);
   cuzk_fp2_mul_nonres_i(&t1, &t1);
-  cuzk_fp2_mul(&x, &a->c0, &a->c1);
+  cuzk_fp2_mul_i(&x, &a->c0, &a->c1);
   cuzk_fp2_sub_i(&t1, &t1, &x);
 
-  cuzk_fp2_sqr(&t2, &a->c1);
-  cuzk_fp2_mul(&x, &a->c0, &a->c2);
+  cuzk_fp2_sqr_i(&t2, &a->c1);
+  cuzk_fp2_mul_i(&x, &a->c0, &a->c2);
   cuzk_fp2_sub_i(&t2, &t2, &x);
 
-  cuzk_fp2_mul(&n, &a->c2, &t1);
-  cuzk_fp2_mul(&x, &a->c1, &t2);
+  cuzk_fp2_mul_i(&n, &a->c2, &t1);
+  cuzk_fp2_mul_i(&x, &a->c1, &t2);
   cuzk_fp2_add_i(&n, &n, &x);
   cuzk_fp2_mul_nonres_i(&n, &n);
-  cuzk_fp2_mul(&x, &a->c0, &t0);
+  cuzk_fp2_mul_i(&x, &a->c0, &t0);
   cuzk_fp2_add_i(&n, &n, &x);
   if (!cuzk_fp2_inv(&n, &n)) {
     *r = cuzk_fp6_zero;
     return false;
   }
-  cuzk_fp2_mul(&r->c0, &t0, &n);
-  cuzk_fp2_mul(&r->c1, &t1, &n);
-  cuzk_fp2_mul(&r->c2, &t2, &n);
+  cuzk_fp2_mul_i(&r->c0, &t0, &n);
+  cuzk_fp2_mul_i(&r->c1, &t1, &n);
+  cuzk_fp2_mul_i(&r->c2, &t2, &n);
   return true;
 }
 
@@ -181,8 +181,8 @@ void cuzk_fp6_frobenius(cuzk_fp6 *r, const cuzk_fp6 *a, unsigned k) {
     cuzk_fp2_conj(&c1, &c1);
     cuzk_fp2_conj(&c2, &c2);
   }
-  cuzk_fp2_mul(&r->c1, &c1, &CUZK_FROB6_C1[k - 1]);
-  cuzk_fp2_mul(&r->c2, &c2, &CUZK_FROB6_C2[k - 1]);
+  cuzk_fp2_mul_i(&r->c1, &c1, &CUZK_FROB6_C1[k - 1]);
+  cuzk_fp2_mul_i(&r->c2, &c2, &CUZK_FROB6_C2[k - 1]);
   r->c0 = c0;
 }
 

@@ -13,6 +13,7 @@
  */
 #include "cuzk/pairing.h"
 #include "field/consts.h"
+#include "field/fp_inline.h"
 
 /*
  * r = a^z for a in the cyclotomic subgroup: square-and-multiply over |z| (63 cyclotomic

@@ -46,11 +46,11 @@ static void mul_by_3b(cuzk_fp2 *r, const cuzk_fp2 *a) {
 static void dbl_step(cuzk_miller_line *l, cuzk_g2 *t) {
   cuzk_fp2 a, b, c, e, f, h, s;
 
-  cuzk_fp2_mul(&a, &t->x, &t->y);
-  cuzk_fp2_sqr(&b, &t->y);
-  cuzk_fp2_sqr(&c, &t->z);
+  cuzk_fp2_mul_i(&a, &t->x, &t->y);
+  cuzk_fp2_sqr_i(&b, &t->y);
+  cuzk_fp2_sqr_i(&c, &t->z);
   cuzk_fp2_add_i(&h, &t->y, &t->z);
-  cuzk_fp2_sqr(&h, &h);
+  cuzk_fp2_sqr_i(&h, &h);
   cuzk_fp2_sub_i(&h, &h, &b);
   cuzk_fp2_sub_i(&h, &h, &c);
   mul_by_3b(&e, &c);
@@ -59,26 +59,26 @@ static void dbl_step(cuzk_miller_line *l, cuzk_g2 *t) {
 
   /* The line, from the old T. */
   cuzk_fp2_sub_i(&l->c0, &b, &e);
-  cuzk_fp2_sqr(&s, &t->x);
+  cuzk_fp2_sqr_i(&s, &t->x);
   cuzk_fp2_dbl_i(&l->c1, &s);
   cuzk_fp2_add_i(&l->c1, &l->c1, &s);
   cuzk_fp2_neg_i(&l->c1, &l->c1);
   l->c4 = h;
 
   cuzk_fp2_sub_i(&s, &b, &f);
-  cuzk_fp2_mul(&t->x, &a, &s);
+  cuzk_fp2_mul_i(&t->x, &a, &s);
   cuzk_fp2_dbl_i(&t->x, &t->x);
 
   cuzk_fp2_add_i(&s, &b, &f);
-  cuzk_fp2_sqr(&s, &s);
-  cuzk_fp2_sqr(&e, &e);
+  cuzk_fp2_sqr_i(&s, &s);
+  cuzk_fp2_sqr_i(&e, &e);
   cuzk_fp2_dbl_i(&f, &e);
   cuzk_fp2_add_i(&f, &f, &e);
   cuzk_fp2_dbl_i(&f, &f);
   cuzk_fp2_dbl_i(&f, &f);
   cuzk_fp2_sub_i(&t->y, &s, &f);
 
-  cuzk_fp2_mul(&t->z, &b, &h);
+  cuzk_fp2_mul_i(&t->z, &b, &h);
   cuzk_fp2_dbl_i(&t->z, &t->z);
   cuzk_fp2_dbl_i(&t->z, &t->z);
 }
@@ -96,29 +96,29 @@ static void dbl_step(cuzk_miller_line *l, cuzk_g2 *t) {
 static void add_step(cuzk_miller_line *l, cuzk_g2 *t, const cuzk_g2_affine *q) {
   cuzk_fp2 theta, lam, c, d, e, f, g, h;
 
-  cuzk_fp2_mul(&theta, &q->y, &t->z);
+  cuzk_fp2_mul_i(&theta, &q->y, &t->z);
   cuzk_fp2_sub_i(&theta, &t->y, &theta);
-  cuzk_fp2_mul(&lam, &q->x, &t->z);
+  cuzk_fp2_mul_i(&lam, &q->x, &t->z);
   cuzk_fp2_sub_i(&lam, &t->x, &lam);
 
-  cuzk_fp2_sqr(&c, &theta);
-  cuzk_fp2_sqr(&d, &lam);
-  cuzk_fp2_mul(&e, &lam, &d);
-  cuzk_fp2_mul(&f, &t->z, &c);
-  cuzk_fp2_mul(&g, &t->x, &d);
+  cuzk_fp2_sqr_i(&c, &theta);
+  cuzk_fp2_sqr_i(&d, &lam);
+  cuzk_fp2_mul_i(&e, &lam, &d);
+  cuzk_fp2_mul_i(&f, &t->z, &c);
+  cuzk_fp2_mul_i(&g, &t->x, &d);
   cuzk_fp2_add_i(&h, &e, &f);
   cuzk_fp2_sub_i(&h, &h, &g);
   cuzk_fp2_sub_i(&h, &h, &g);
 
-  cuzk_fp2_mul(&t->x, &lam, &h);
+  cuzk_fp2_mul_i(&t->x, &lam, &h);
   cuzk_fp2_sub_i(&g, &g, &h);
-  cuzk_fp2_mul(&g, &theta, &g);
-  cuzk_fp2_mul(&t->y, &e, &t->y);
+  cuzk_fp2_mul_i(&g, &theta, &g);
+  cuzk_fp2_mul_i(&t->y, &e, &t->y);
   cuzk_fp2_sub_i(&t->y, &g, &t->y);
-  cuzk_fp2_mul(&t->z, &t->z, &e);
+  cuzk_fp2_mul_i(&t->z, &t->z, &e);
 
-  cuzk_fp2_mul(&c, &theta, &q->x);
-  cuzk_fp2_mul(&d, &lam, &q->y);
+  cuzk_fp2_mul_i(&c, &theta, &q->x);
+  cuzk_fp2_mul_i(&d, &lam, &q->y);
   cuzk_fp2_sub_i(&l->c0, &c, &d);
   cuzk_fp2_neg_i(&l->c1, &theta);
   l->c4 = lam;
