@@ -84,8 +84,10 @@ static void op_g2_dbl(void) { cuzk_g2_dbl(&acc2, &acc2); }
 static void op_g1_mul(void) { cuzk_g1_mul(&acc1, &acc1, &scalar); }
 static void op_g2_mul(void) { cuzk_g2_mul(&acc2, &acc2, &scalar); }
 static void op_g1_compress(void) { cuzk_g1_to_compressed(c1, &a1); }
+/* blst's figure is blst_p1_uncompress: on-curve check, no subgroup check */
 static void op_g1_decompress(void) { sink += (int)cuzk_g1_from_compressed_unchecked(&a1, c1); }
 static void op_g1_decompress_checked(void) { sink += (int)cuzk_g1_from_compressed(&a1, c1); }
+static void op_g2_compress(void) { cuzk_g2_to_compressed(c2, &a2); }
 static void op_g2_decompress(void) { sink += (int)cuzk_g2_from_compressed_unchecked(&a2, c2); }
 static void op_g1_subgroup(void) { sink += cuzk_g1_affine_is_in_subgroup(&a1); }
 static void op_g2_subgroup(void) { sink += cuzk_g2_affine_is_in_subgroup(&a2); }
@@ -120,6 +122,7 @@ static const bench_op ops[] = {
     {"g1_compress", op_g1_compress, 2000, 0},
     {"g1_decompress", op_g1_decompress, 500, 12000},
     {"g1_decompress_checked", op_g1_decompress_checked, 300, 0},
+    {"g2_compress", op_g2_compress, 2000, 0},
     {"g2_decompress", op_g2_decompress, 200, 0},
     {"g1_subgroup_check", op_g1_subgroup, 300, 45000},
     {"g2_subgroup_check", op_g2_subgroup, 200, 0},
