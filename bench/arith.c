@@ -70,6 +70,7 @@ static void op_fp_add(void) { cuzk_fp_add(&fa, &fa, &fb); }
 static void op_fp_sub(void) { cuzk_fp_sub(&fa, &fa, &fb); }
 static void op_fp_mul(void) { cuzk_fp_mul(&fa, &fa, &fb); }
 static void op_fp_sqr(void) { cuzk_fp_sqr(&fa, &fa); }
+static void op_fr_add(void) { cuzk_fr_add(&ra, &ra, &rb); }
 static void op_fr_mul(void) { cuzk_fr_mul(&ra, &ra, &rb); }
 static void op_fr_sqr(void) { cuzk_fr_sqr(&ra, &ra); }
 static void op_fp_inv(void) { cuzk_fp_inv(&fa, &fa); }
@@ -106,6 +107,7 @@ static const bench_op ops[] = {
     {"fp_sub", op_fp_sub, 500000, 0},
     {"fp_mul", op_fp_mul, 200000, 28},
     {"fp_sqr", op_fp_sqr, 200000, 0},
+    {"fr_add", op_fr_add, 500000, 0},
     {"fr_mul", op_fr_mul, 200000, 15},
     {"fr_sqr", op_fr_sqr, 200000, 0},
     {"fp_inv", op_fp_inv, 5000, 2100},
