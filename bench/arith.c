@@ -7,34 +7,17 @@
  *
  *   usage: arith [--runs N] [--kernel adx|portable] [--filter SUBSTRING]
  */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#include "bench_util.h"
+
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cuzk/curve.h"
 #include "cuzk/field.h"
 #include "cuzk/pairing.h"
 
-static double now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 static uint64_t rng_state = 0x1234567;
-static uint64_t rng(void) {
-  uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
+static uint64_t rng(void) { return bench_rng(&rng_state); }
 static void rand_fp(cuzk_fp *r) {
   uint64_t x[6];
   do {
@@ -189,28 +172,22 @@ int main(int argc, char **argv) {
     return 2;
   }
   setup();
+  printf("# command:");
+  for (int i = 0; i < argc; i++)
+    printf(" %s", argv[i]);
+  printf("\n");
   printf("# cuzk bench/arith, kernel %s, median of %d runs; blst = reference figure (issue #2)\n",
          cuzk_field_active_kernel() == CUZK_KERNEL_ADX ? "adx" : "portable", runs);
   printf("%-24s %12s %12s %12s %8s\n", "op", "median ns", "min ns", "blst ns", "ratio");
-  double *t = malloc(sizeof(double) * (size_t)runs);
-  if (!t) return 1;
   for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++) {
     if (filter && !strstr(ops[o].name, filter)) continue;
-    ops[o].fn(); /* warm up */
-    for (int r = 0; r < runs; r++) {
-      double t0 = now_ns();
-      for (unsigned i = 0; i < ops[o].iters; i++)
-        ops[o].fn();
-      t[r] = (now_ns() - t0) / ops[o].iters;
-    }
-    qsort(t, (size_t)runs, sizeof(double), cmp_double);
-    double med = t[runs / 2];
+    double med, min;
+    if (bench_time_op(ops[o].fn, ops[o].iters, runs, &med, &min) != 0) return 1;
     if (ops[o].blst_ns > 0)
-      printf("%-24s %12.1f %12.1f %12.1f %8.2f\n", ops[o].name, med, t[0], ops[o].blst_ns,
+      printf("%-24s %12.1f %12.1f %12.1f %8.2f\n", ops[o].name, med, min, ops[o].blst_ns,
              med / ops[o].blst_ns);
     else
-      printf("%-24s %12.1f %12.1f %12s %8s\n", ops[o].name, med, t[0], "-", "-");
+      printf("%-24s %12.1f %12.1f %12s %8s\n", ops[o].name, med, min, "-", "-");
   }
-  free(t);
   return 0;
 }

@@ -7,26 +7,14 @@
  *
  *   usage: hash [--runs N] [--filter SUBSTRING] [--kernel adx|portable]
  */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#include "bench_util.h"
+
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cuzk/field.h"
 #include "cuzk/poseidon.h"
 #include "cuzk/sha256.h"
-
-static double now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
 
 /* State the timed bodies work on; each result feeds the next call so nothing is dropped. */
 static uint32_t sha_state[8];
@@ -43,30 +31,12 @@ static void op_label(void) {
 static void op_poseidon_ref(void) {
   cuzk_poseidon_hash_tagged_reference(&pin[0], pp, &pp->merkle_tag, pin);
 }
-static void op_poseidon_static(void) { cuzk_poseidon_hash_tagged(&pin[0], pp, &pp->merkle_tag, pin); }
+static void op_poseidon_static(void) {
+  cuzk_poseidon_hash_tagged(&pin[0], pp, &pp->merkle_tag, pin);
+}
 
-/* ns per call: batches sized to >= 20 ms, median and minimum of runs */
 static void time_op(void (*fn)(void), int runs, double *med, double *min) {
-  unsigned iters = 1;
-  for (;;) {
-    double t0 = now_ns();
-    for (unsigned i = 0; i < iters; i++)
-      fn();
-    if (now_ns() - t0 >= 2e7 || iters >= (1u << 30)) break;
-    iters *= 2;
-  }
-  double *t = malloc(sizeof(double) * (size_t)runs);
-  if (!t) exit(1);
-  for (int r = 0; r < runs; r++) {
-    double t0 = now_ns();
-    for (unsigned i = 0; i < iters; i++)
-      fn();
-    t[r] = (now_ns() - t0) / iters;
-  }
-  qsort(t, (size_t)runs, sizeof(double), cmp_double);
-  *med = t[runs / 2];
-  *min = t[0];
-  free(t);
+  if (bench_time_op(fn, 0, runs, med, min) != 0) exit(1);
 }
 
 static void row(const char *name, const char *baseline, double med, double min, double base_med) {
@@ -111,8 +81,8 @@ int main(int argc, char **argv) {
   printf("\n# cuzk bench/hash, single thread, median of %d runs; Fr kernel %s; SHA-NI %s\n", runs,
          cuzk_field_active_kernel() == CUZK_KERNEL_ADX ? "adx" : "portable",
          cuzk_sha256_impl_supported(CUZK_SHA256_SHANI) ? "available" : "not available");
-  printf("%-28s %12s %10s %10s %-14s %8s\n", "op", "per second", "median ns", "min ns",
-         "baseline", "speedup");
+  printf("%-28s %12s %10s %10s %-14s %8s\n", "op", "per second", "median ns", "min ns", "baseline",
+         "speedup");
 
   for (size_t i = 0; i < sizeof sha_block; i++)
     sha_block[i] = (uint8_t)(i * 131 + 7);
