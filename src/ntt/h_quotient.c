@@ -1,0 +1,93 @@
+/*
+ * The prover's quotient h = (A·B - C) / Z (groth16.md §4.2), and its pointwise step.
+ *
+ * bellperson: iFFT(a,b,c); distribute powers of g; FFT; a = (a·b - c)·Z^-1; iFFT; times g^-i.
+ * Here every step is one engine pass sequence with the scalings fused and no permutation until
+ * the very end:
+ *   X <- DIF^-1(X), output scaled by g^i/n        (coefficients of X(g·x), bit-reversed)
+ *   X <- DIT(X)                                    (X at g·ω^i, natural)          for X = a, b, c
+ *   a <- a·b - c                                   (the 1/Z moves into the last scaling)
+ *   a <- DIF^-1(a), output scaled by g^-i/(n·Z)    (coefficients of h, bit-reversed)
+ *   a <- bitrev(a)
+ * Field arithmetic is exact, so the result equals bellperson's entry for entry.
+ */
+#include "ntt/fr_bfly.h"
+#include "ntt/ntt_internal.h"
+
+typedef struct {
+  cuzk_fr *a;
+  const cuzk_fr *b, *c;
+  const cuzk_fr *zinv; /* NULL: no division */
+} hp_ctx;
+
+static void hp_range(void *ctx, size_t begin, size_t end) {
+  const hp_ctx *H = ctx;
+  ntt_mul_fn mul = ntt_mul_kernel();
+  for (size_t i = begin; i < end; i++) {
+    cuzk_fr t;
+    mul(t.l, H->a[i].l, H->b[i].l);
+    ntt_fr_sub(&t, &t, &H->c[i]);
+    if (H->zinv)
+      mul(H->a[i].l, t.l, H->zinv->l);
+    else
+      H->a[i] = t;
+  }
+}
+
+static void h_pointwise(cuzk_fr *a, const cuzk_fr *b, const cuzk_fr *c, size_t n,
+                        const cuzk_fr *zinv, cuzk_pool *pool, unsigned max_workers) {
+  hp_ctx H = {a, b, c, zinv};
+  cuzk_parallel_for(n >= 4096 ? pool : NULL, n, 0, hp_range, &H, max_workers);
+}
+
+/* 1 / (g^n - 1): Z on the coset. g = 7 is a non-residue, so g^n != 1 for n | 2^32. */
+static void z_inverse(cuzk_fr *zinv, size_t n) {
+  cuzk_fr z;
+  ntt_fr_pow_u64(&z, &CUZK_FR_GENERATOR, n);
+  cuzk_fr_sub(&z, &z, &cuzk_fr_one);
+  cuzk_fr_inv(zinv, &z);
+}
+
+cuzk_ntt_err cuzk_ntt_h_pointwise(cuzk_fr *a, const cuzk_fr *b, const cuzk_fr *c, size_t n,
+                                  cuzk_pool *pool, unsigned max_workers) {
+  if (!a || !b || !c) return CUZK_NTT_ENULL;
+  unsigned k;
+  cuzk_ntt_err err = ntt_check_size(n, &k);
+  if (err != CUZK_NTT_OK) return err;
+  if (a == b || a == c) return CUZK_NTT_EINVAL;
+  cuzk_fr zinv;
+  z_inverse(&zinv, n);
+  h_pointwise(a, b, c, n, &zinv, pool, max_workers);
+  return CUZK_NTT_OK;
+}
+
+cuzk_ntt_err cuzk_ntt_h(cuzk_fr *a, cuzk_fr *b, cuzk_fr *c, size_t n, cuzk_pool *pool,
+                        unsigned max_workers) {
+  if (!a || !b || !c) return CUZK_NTT_ENULL;
+  unsigned k;
+  cuzk_ntt_err err = ntt_check_size(n, &k);
+  if (err != CUZK_NTT_OK) return err;
+  if (a == b || a == c || b == c) return CUZK_NTT_EINVAL;
+
+  cuzk_fr ninv, ginv, zinv;
+  cuzk_fr_from_u64(&ninv, n);
+  cuzk_fr_inv(&ninv, &ninv);
+  cuzk_fr_inv(&ginv, &CUZK_FR_GENERATOR);
+  z_inverse(&zinv, n);
+
+  cuzk_fr *vec[3] = {a, b, c};
+  for (int i = 0; i < 3; i++) {
+    ntt_job inv = {.x = vec[i], .k = k, .inverse = true, .pool = pool, .max_workers = max_workers};
+    inv.post = (ntt_scale){NTT_SCALE_REV, ninv, CUZK_FR_GENERATOR};
+    ntt_job fwd = {.x = vec[i], .k = k, .dit = true, .pool = pool, .max_workers = max_workers};
+    if ((err = ntt_run(&inv)) != CUZK_NTT_OK || (err = ntt_run(&fwd)) != CUZK_NTT_OK) return err;
+  }
+  h_pointwise(a, b, c, n, NULL, pool, max_workers);
+
+  ntt_job last = {.x = a, .k = k, .inverse = true, .pool = pool, .max_workers = max_workers};
+  last.post = (ntt_scale){NTT_SCALE_REV, ninv, ginv};
+  cuzk_fr_mul(&last.post.K, &ninv, &zinv);
+  if ((err = ntt_run(&last)) != CUZK_NTT_OK) return err;
+  ntt_bitreverse(a, k, pool, max_workers);
+  return CUZK_NTT_OK;
+}
