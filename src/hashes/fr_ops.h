@@ -1,8 +1,7 @@
 /*
- * Fr operations for the Poseidon inner loops. Products go straight to the field layer's kernel
- * table (no wrapper call). The addition is branch-free: with Poseidon's random data a branch on
- * "sum >= r" mispredicts half the time, and for 4 limbs gcc 12 compiles limbs_add_mod's select
- * into exactly such a branch (the NTT layer measured the same, ntt/fr_bfly.h).
+ * Fr operations for the Poseidon inner loops: products go straight to the field layer's kernel
+ * table (no wrapper call), additions use its branch-free limb helpers, and dot products are
+ * reduced lazily (below).
  */
 #ifndef CUZK_HASHES_FR_OPS_H
 #define CUZK_HASHES_FR_OPS_H
@@ -16,23 +15,9 @@ static inline void hfr_mul(cuzk_fr *r, const cuzk_fr *a, const cuzk_fr *b) {
   cuzk_mont.fr_mul(r->l, a->l, b->l);
 }
 
-/* r = a + b mod r for reduced a, b. r < 2^255, so the sum never carries out of 256 bits. */
+/* r = a + b mod r: the field layer's branch-free limb addition (limbs.h). */
 static inline void hfr_add(cuzk_fr *r, const cuzk_fr *a, const cuzk_fr *b) {
-  uint64_t s[4], d[4];
-  uint8_t c = 0;
-  for (int i = 0; i < 4; i++)
-    c = limb_addc(c, a->l[i], b->l[i], &s[i]);
-  c = 0;
-  for (int i = 0; i < 4; i++)
-    c = limb_subb(c, s[i], CUZK_R[i], &d[i]);
-  /* borrow: s < r, keep s. The mask goes through an empty asm so that the compiler cannot turn
-   * the select back into a branch. */
-  uint64_t keep = 0 - (uint64_t)c;
-#if defined(__GNUC__)
-  __asm__("" : "+r"(keep));
-#endif
-  for (int i = 0; i < 4; i++)
-    r->l[i] = (s[i] & keep) | (d[i] & ~keep);
+  limbs_add_mod(r->l, a->l, b->l, CUZK_R, 4);
 }
 
 /* r = a^5 = a * (a^2)^2: 2 squarings + 1 product (the Poseidon S-box). */
