@@ -26,35 +26,18 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_util.h"
 #include "cuzk/ntt.h"
 #include "cuzk/pool.h"
 #include "ntt/fr_bfly.h"
 #include "ntt/ntt_internal.h"
 #include "ntt/pass.h"
 
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static double median(double *t, int n) {
-  qsort(t, (size_t)n, sizeof *t, cmp_double);
-  return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
-}
+static double now_s(void) { return bench_now_ns() * 1e-9; }
+static double median(double *t, int n) { return bench_median(t, n); }
 
 static uint64_t rng_state = 0x6e7474;
-static uint64_t rng(void) {
-  uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
+static uint64_t rng(void) { return bench_rng(&rng_state); }
 static void rand_fr(cuzk_fr *r) {
   uint64_t x[4];
   do {
