@@ -1,0 +1,346 @@
+/*
+ * MSM benchmark: seconds and ns per point of cuzk's Pippenger (G1, G2) and witness-aware MSM,
+ * each next to a baseline run in the same process:
+ *   plain    vs a bellperson-style bucket method (groth16.md §11.1: unsigned digits, window
+ *            ceil(ln n), Jacobian buckets with mixed additions, one task per window) and vs the
+ *            blst figures of the issue (reference VM: G1 2^20 6.5 s / 3.26 s on 1 / 2 threads,
+ *            G2 2^18 5.2 s / 2.6 s);
+ *   witness  (70 % zeros, 25 % ones, 5 % random) vs the plain MSM on the same scalars, and vs
+ *            the plain MSM on dense random scalars of the same size.
+ * Variants are timed interleaved (A, B, A, B, ...); the median and the minimum are printed.
+ *
+ *   usage: msm [--g1 LOGS] [--g2 LOGS] [--threads T] [--runs R] [--baseline-max LOG]
+ *              [--method auto|affine|xyzz] [--window C] [--sweep] [--no-witness] [--cpu]
+ *   LOGS: comma-separated log2 sizes ("" for none); defaults --g1 16,20 --g2 14,18.
+ *   --sweep times both bucket methods at windows c-2..c+2 around --window (default log2 n - 4).
+ *   --cpu measures process CPU time rather than wall time (for 1-thread tuning on a busy box).
+ */
+#include "bench_util.h" /* first: it sets _POSIX_C_SOURCE */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuzk/curve.h"
+#include "cuzk/msm.h"
+#include "cuzk/pool.h"
+
+/* --cpu: process CPU time instead of wall time, steadier on a shared machine (1 thread only). */
+static clockid_t bench_clock = CLOCK_MONOTONIC;
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(bench_clock, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static uint64_t rng_state = 0x5eed;
+static uint64_t rng(void) { return bench_rng(&rng_state); }
+static void rand_fr(cuzk_fr *r) {
+  uint64_t x[4];
+  do {
+    for (int i = 0; i < 4; i++)
+      x[i] = rng();
+    x[3] &= 0x7fffffffffffffffULL;
+  } while (!cuzk_fr_from_canonical(r, x));
+}
+
+static void dense_scalars(cuzk_fr *k, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    rand_fr(&k[i]);
+}
+
+static void witness_scalars(cuzk_fr *k, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    unsigned u = (unsigned)(rng() % 100);
+    if (u < 70)
+      k[i] = cuzk_fr_zero;
+    else if (u < 95)
+      k[i] = cuzk_fr_one;
+    else
+      rand_fr(&k[i]);
+  }
+}
+
+static cuzk_pool *pool;
+static unsigned threads = 2;
+
+/* ---- per-group code, written once ---------------------------------------------------------- */
+
+#define BENCH_GROUP(G, AFF, JAC)                                                               \
+  /* Bases: per segment of 2^14, a random multiple of the generator, then P_i = P_(i-1) + R_j  \
+   * (one addition per point), normalised with one inversion per 1024 points. Generated once   \
+   * for the largest size (the segments on the pool) and reused by every smaller size. */      \
+  static AFF *G##_bases;                                                                       \
+  static size_t G##_nbases;                                                                    \
+  static JAC G##_steps[16];                                                                    \
+  static void G##_gen_range(void *ctx, size_t begin, size_t end) {                             \
+    (void)ctx;                                                                                 \
+    JAC buf[1024], g, p;                                                                       \
+    cuzk_##G##_generator(&g);                                                                  \
+    for (size_t seg = begin; seg < end; seg++) {                                               \
+      uint64_t k[4] = {0x9e3779b97f4a7c15ULL * (seg + 1), seg, 0, 0};                          \
+      cuzk_##G##_mul_limbs(&p, &g, k, 4);                                                      \
+      size_t lo = seg << 14, hi = lo + (1u << 14) < G##_nbases ? lo + (1u << 14) : G##_nbases; \
+      for (size_t i = lo; i < hi; i += 1024) {                                                 \
+        size_t m = hi - i < 1024 ? hi - i : 1024;                                              \
+        for (size_t j = 0; j < m; j++) {                                                       \
+          cuzk_##G##_add(&p, &p, &G##_steps[(i + j) & 15]);                                    \
+          buf[j] = p;                                                                          \
+        }                                                                                      \
+        cuzk_##G##_batch_to_affine(&G##_bases[i], buf, m);                                     \
+      }                                                                                        \
+    }                                                                                          \
+  }                                                                                            \
+  static void G##_gen(size_t n) {                                                              \
+    if (n <= G##_nbases) return;                                                               \
+    free(G##_bases);                                                                           \
+    G##_bases = malloc(n * sizeof(AFF));                                                       \
+    G##_nbases = n;                                                                            \
+    JAC g;                                                                                     \
+    cuzk_##G##_generator(&g);                                                                  \
+    for (int i = 0; i < 16; i++) {                                                             \
+      cuzk_fr k;                                                                               \
+      rand_fr(&k);                                                                             \
+      cuzk_##G##_mul(&G##_steps[i], &g, &k);                                                   \
+    }                                                                                          \
+    double t0 = now_s();                                                                       \
+    cuzk_parallel_for(pool, (n + (1u << 14) - 1) >> 14, 1, G##_gen_range, NULL, 0);            \
+    fprintf(stderr, "# %s: %zu bases generated in %.2f s\n", #G, n, now_s() - t0);             \
+  }                                                                                            \
+                                                                                               \
+  /* The baseline: unsigned c-bit digits, 2^c - 1 Jacobian buckets, mixed additions, running   \
+   * sums; one window per task. */                                                             \
+  typedef struct {                                                                             \
+    const AFF *b;                                                                              \
+    const uint64_t (*k)[4];                                                                    \
+    size_t n;                                                                                  \
+    unsigned c;                                                                                \
+    JAC *win;                                                                                  \
+  } G##_naive_ctx;                                                                             \
+  static void G##_naive_window(void *vctx, size_t begin, size_t end) {                         \
+    G##_naive_ctx *x = vctx;                                                                   \
+    size_t nb = ((size_t)1 << x->c) - 1;                                                       \
+    JAC *bk = malloc(nb * sizeof(JAC)), run, sum;                                              \
+    for (size_t w = begin; w < end; w++) {                                                     \
+      for (size_t b = 0; b < nb; b++)                                                          \
+        cuzk_##G##_set_infinity(&bk[b]);                                                       \
+      unsigned off = (unsigned)w * x->c;                                                       \
+      for (size_t i = 0; i < x->n; i++) {                                                      \
+        const uint64_t *s = x->k[i];                                                           \
+        uint64_t v = s[off / 64] >> (off % 64);                                                \
+        if (off % 64 + x->c > 64 && off / 64 < 3) v |= s[off / 64 + 1] << (64 - off % 64);     \
+        v &= ((uint64_t)1 << x->c) - 1;                                                        \
+        if (v) cuzk_##G##_add_affine(&bk[v - 1], &bk[v - 1], &x->b[i]);                        \
+      }                                                                                        \
+      cuzk_##G##_set_infinity(&run);                                                           \
+      cuzk_##G##_set_infinity(&sum);                                                           \
+      for (size_t b = nb; b-- > 0;) {                                                          \
+        cuzk_##G##_add(&run, &run, &bk[b]);                                                    \
+        cuzk_##G##_add(&sum, &sum, &run);                                                      \
+      }                                                                                        \
+      x->win[w] = sum;                                                                         \
+    }                                                                                          \
+    free(bk);                                                                                  \
+  }                                                                                            \
+  static void G##_naive_msm(JAC *r, const AFF *b, const cuzk_fr *k, size_t n) {                \
+    unsigned c = 3;                                                                            \
+    if (n >= 32) /* ceil(ln n) */                                                              \
+      for (double l = 0, e = 1; e < (double)n; c = (unsigned)++l)                              \
+        e *= 2.718281828459045;                                                                \
+    unsigned nwin = (255 + c - 1) / c;                                                         \
+    uint64_t(*kc)[4] = malloc(n * sizeof *kc);                                                 \
+    JAC *win = malloc(nwin * sizeof(JAC));                                                     \
+    for (size_t i = 0; i < n; i++)                                                             \
+      cuzk_fr_to_canonical(kc[i], &k[i]);                                                      \
+    G##_naive_ctx x = {b, (const uint64_t(*)[4])kc, n, c, win};                                \
+    cuzk_parallel_for(pool, nwin, 1, G##_naive_window, &x, 0);                                 \
+    cuzk_##G##_set_infinity(r);                                                                \
+    for (unsigned w = nwin; w-- > 0;) {                                                        \
+      for (unsigned j = 0; j < c; j++)                                                         \
+        cuzk_##G##_dbl(r, r);                                                                  \
+      cuzk_##G##_add(r, r, &win[w]);                                                           \
+    }                                                                                          \
+    free(kc);                                                                                  \
+    free(win);                                                                                 \
+  }                                                                                            \
+                                                                                               \
+  typedef enum { G##_PLAIN, G##_WITNESS, G##_BASELINE } G##_kind;                              \
+  static double G##_time(G##_kind kind, JAC *r, size_t n, const cuzk_fr *k,                    \
+                         const cuzk_msm_opts *o) {                                             \
+    double t0 = now_s();                                                                       \
+    cuzk_msm_err e = CUZK_MSM_OK;                                                              \
+    if (kind == G##_PLAIN)                                                                     \
+      e = cuzk_##G##_msm(r, G##_bases, k, n, o);                                               \
+    else if (kind == G##_WITNESS)                                                              \
+      e = cuzk_##G##_msm_witness(r, G##_bases, n, k, n, NULL, o);                              \
+    else                                                                                       \
+      G##_naive_msm(r, G##_bases, k, n);                                                       \
+    double t = now_s() - t0;                                                                   \
+    if (e != CUZK_MSM_OK) {                                                                    \
+      fprintf(stderr, "msm: %s\n", cuzk_msm_strerror(e));                                      \
+      exit(1);                                                                                 \
+    }                                                                                          \
+    return t;                                                                                  \
+  }                                                                                            \
+  static void G##_same(const JAC *a, const JAC *b, const char *what) {                         \
+    if (!cuzk_##G##_eq(a, b)) {                                                                \
+      fprintf(stderr, "msm: %s %s results differ\n", #G, what);                                \
+      exit(1);                                                                                 \
+    }                                                                                          \
+  }
+
+BENCH_GROUP(g1, cuzk_g1_affine, cuzk_g1)
+BENCH_GROUP(g2, cuzk_g2_affine, cuzk_g2)
+
+/* ---- driver ---------------------------------------------------------------------------------- */
+
+static int runs = 3, sweep = 0, do_witness = 1;
+static unsigned baseline_max = 20, window = 0;
+static cuzk_msm_method method = CUZK_MSM_AUTO;
+
+/* One result: median (min) seconds and ns per point, then the baseline and its ratio. */
+static void row(const char *g, const char *what, unsigned lg, double t, double tmin,
+                const char *base, double tb, double blst) {
+  double n = (double)((size_t)1 << lg);
+  printf("%-3s %-22s 2^%-3u %8.3f s (min %7.3f) %8.1f ns/pt", g, what, lg, t, tmin, t * 1e9 / n);
+  if (tb > 0) printf("   %-18s %8.3f s  x%5.2f", base, tb, tb / t);
+  if (blst > 0) printf("   blst %5.2f s  x%5.2f", blst, blst / t);
+  printf("\n");
+  fflush(stdout);
+}
+
+/* blst on the reference VM (issue text): G1 2^20, G2 2^18, on 1 and 2 threads. */
+static double blst_ref(int g2, unsigned lg) {
+  if (!g2 && lg == 20) return threads == 1 ? 6.5 : threads == 2 ? 3.26 : 0;
+  if (g2 && lg == 18) return threads == 1 ? 5.2 : threads == 2 ? 2.6 : 0;
+  return 0;
+}
+
+#define BENCH_SIZE(G, JAC, IS_G2)                                                                 \
+  static void G##_bench(unsigned lg) {                                                            \
+    size_t n = (size_t)1 << lg;                                                                   \
+    G##_gen(n);                                                                                   \
+    cuzk_fr *kd = malloc(n * sizeof *kd), *kw = malloc(n * sizeof *kw);                           \
+    dense_scalars(kd, n);                                                                         \
+    witness_scalars(kw, n);                                                                       \
+    cuzk_msm_opts o = {.pool = pool, .method = method, .window = window};                         \
+    JAC r0, r1, r2, r3;                                                                           \
+    double tp[64], tb[64], tw[64], tpw[64];                                                       \
+    int base = lg <= baseline_max;                                                                \
+    for (int i = 0; i < runs; i++) { /* interleaved */                                            \
+      tp[i] = G##_time(G##_PLAIN, &r0, n, kd, &o);                                                \
+      if (base) {                                                                                 \
+        tb[i] = G##_time(G##_BASELINE, &r1, n, kd, &o);                                           \
+        G##_same(&r0, &r1, "plain/baseline");                                                     \
+      }                                                                                           \
+      if (do_witness) {                                                                           \
+        tw[i] = G##_time(G##_WITNESS, &r2, n, kw, &o);                                            \
+        tpw[i] = G##_time(G##_PLAIN, &r3, n, kw, &o);                                             \
+        G##_same(&r2, &r3, "witness/plain");                                                      \
+      }                                                                                           \
+    }                                                                                             \
+    double mp = bench_median(tp, runs);                                                           \
+    row(#G, "plain random", lg, mp, tp[0], "bellperson-style", base ? bench_median(tb, runs) : 0, \
+        blst_ref(IS_G2, lg));                                                                     \
+    if (do_witness) {                                                                             \
+      double mw = bench_median(tw, runs);                                                         \
+      row(#G, "witness 70/25/5", lg, mw, tw[0], "plain, same scalars", bench_median(tpw, runs),   \
+          0);                                                                                     \
+      row(#G, "witness 70/25/5", lg, mw, tw[0], "plain, random", mp, 0);                          \
+    }                                                                                             \
+    if (sweep) {                                                                                  \
+      unsigned c0 = window ? window : lg > 7 ? lg - 4 : 3; /* about the automatic window */       \
+      for (int m = 0; m < 2; m++)                                                                 \
+        for (unsigned c = c0 > 3 ? c0 - 2 : 1; c <= c0 + 2 && c <= CUZK_MSM_MAX_WINDOW; c++) {    \
+          cuzk_msm_opts os = {                                                                    \
+              .pool = pool, .method = m ? CUZK_MSM_XYZZ : CUZK_MSM_AFFINE, .window = c};          \
+          double ts[64];                                                                          \
+          for (int i = 0; i < runs; i++)                                                          \
+            ts[i] = G##_time(G##_PLAIN, &r1, n, kd, &os);                                         \
+          G##_same(&r0, &r1, "sweep");                                                            \
+          char what[32];                                                                          \
+          snprintf(what, sizeof what, "%s c=%u", m ? "xyzz" : "affine", c);                       \
+          row(#G, what, lg, bench_median(ts, runs), ts[0], "auto", mp, 0);                        \
+        }                                                                                         \
+    }                                                                                             \
+    free(kd);                                                                                     \
+    free(kw);                                                                                     \
+  }
+
+BENCH_SIZE(g1, cuzk_g1, 0)
+BENCH_SIZE(g2, cuzk_g2, 1)
+
+static int parse_logs(const char *s, unsigned *out, int max) {
+  int n = 0;
+  while (*s && n < max) {
+    char *end;
+    unsigned long v = strtoul(s, &end, 10);
+    if (end == s || v < 1 || v > 28) return -1;
+    out[n++] = (unsigned)v;
+    s = *end == ',' ? end + 1 : end;
+    if (*end && *end != ',') return -1;
+  }
+  return n;
+}
+
+int main(int argc, char **argv) {
+  unsigned g1l[16] = {16, 20}, g2l[16] = {14, 18};
+  int ng1 = 2, ng2 = 2;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp(a, "--g1") && v) {
+      ng1 = parse_logs(argv[++i], g1l, 16);
+    } else if (!strcmp(a, "--g2") && v) {
+      ng2 = parse_logs(argv[++i], g2l, 16);
+    } else if (!strcmp(a, "--threads") && v) {
+      threads = (unsigned)atoi(argv[++i]);
+    } else if (!strcmp(a, "--runs") && v) {
+      runs = atoi(argv[++i]);
+    } else if (!strcmp(a, "--baseline-max") && v) {
+      baseline_max = (unsigned)atoi(argv[++i]);
+    } else if (!strcmp(a, "--window") && v) {
+      window = (unsigned)atoi(argv[++i]);
+    } else if (!strcmp(a, "--method") && v) {
+      ++i;
+      method = !strcmp(v, "affine") ? CUZK_MSM_AFFINE
+               : !strcmp(v, "xyzz") ? CUZK_MSM_XYZZ
+                                    : CUZK_MSM_AUTO;
+    } else if (!strcmp(a, "--sweep")) {
+      sweep = 1;
+    } else if (!strcmp(a, "--cpu")) {
+      bench_clock = CLOCK_PROCESS_CPUTIME_ID;
+    } else if (!strcmp(a, "--no-witness")) {
+      do_witness = 0;
+    } else {
+      fprintf(
+          stderr,
+          "usage: %s [--g1 LOGS] [--g2 LOGS] [--threads T] [--runs R] [--baseline-max LOG]\n"
+          "          [--method auto|affine|xyzz] [--window C] [--sweep] [--no-witness] [--cpu]\n",
+          argv[0]);
+      return 2;
+    }
+  }
+  if (ng1 < 0 || ng2 < 0 || runs < 1 || runs > 64 || threads < 1 || threads > 1024 ||
+      window > CUZK_MSM_MAX_WINDOW) {
+    fprintf(stderr, "msm: bad argument\n");
+    return 2;
+  }
+  if (cuzk_pool_create(&pool, threads) != CUZK_POOL_OK) {
+    fprintf(stderr, "msm: cannot create the pool\n");
+    return 1;
+  }
+  printf("#");
+  for (int i = 0; i < argc; i++)
+    printf(" %s", argv[i]);
+  printf("\n# %u threads, median (min) of %d interleaved runs, %s time; ratio = baseline / cuzk\n",
+         threads, runs, bench_clock == CLOCK_MONOTONIC ? "wall" : "CPU");
+  for (int i = 0; i < ng1; i++)
+    g1_bench(g1l[i]);
+  for (int i = 0; i < ng2; i++)
+    g2_bench(g2l[i]);
+  free(g1_bases);
+  free(g2_bases);
+  cuzk_pool_destroy(pool);
+  return 0;
+}

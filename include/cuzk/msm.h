@@ -1,0 +1,77 @@
+/*
+ * Multi-scalar multiplication over G1 and G2: r = sum_i s_i P_i.
+ *
+ * Bases are affine points as stored from the SRS (infinity = all zeros; allowed, contributes
+ * nothing). Scalars are Fr elements in Montgomery form, as the prover holds them. Results are
+ * Jacobian points; the point (not its representation) is independent of the thread count.
+ *
+ * cuzk_*_msm is Pippenger's bucket method with signed (Booth) window digits, the window chosen
+ * from n, buckets accumulated in affine coordinates with one batched inversion per few hundred
+ * additions (or in XYZZ coordinates where that is cheaper: small n), split across the pool as a
+ * grid of windows x point ranges. cuzk_*_msm_witness is for witness vectors that are mostly 0 or
+ * 1 (groth16.md §8.4, §11.3): zeros are skipped, ones are summed by batched affine additions and
+ * only the other scalars go through Pippenger; it returns the same point as the plain MSM.
+ *
+ * Scratch memory (bucket arrays, converted scalars, gathered tail) comes from cuzk_buffer_get
+ * and goes back to its cache, so repeated calls do not allocate in steady state.
+ */
+#ifndef CUZK_MSM_H
+#define CUZK_MSM_H
+
+#include "cuzk/curve.h"
+#include "cuzk/pool.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+  CUZK_MSM_OK = 0,
+  CUZK_MSM_EINVAL, /* NULL pointer with n > 0, bad option, or fewer bases than the density has */
+  CUZK_MSM_ENOMEM, /* scratch allocation failed */
+} cuzk_msm_err;
+
+const char *cuzk_msm_strerror(cuzk_msm_err e);
+
+/* How Pippenger accumulates its buckets; AUTO picks by size (benchmarks and tests force one). */
+typedef enum {
+  CUZK_MSM_AUTO = 0,
+  CUZK_MSM_AFFINE, /* affine buckets, additions batched over one inversion (~6M per point) */
+  CUZK_MSM_XYZZ,   /* XYZZ buckets, mixed additions (8M + 2S per point) */
+  CUZK_MSM_NAIVE,  /* one scalar multiplication per point (only sensible for tiny n) */
+} cuzk_msm_method;
+
+#define CUZK_MSM_MAX_WINDOW 20
+
+typedef struct {
+  cuzk_pool *pool;        /* NULL: run on the calling thread only */
+  unsigned max_workers;   /* this call's share of the pool; 0 = all its threads */
+  cuzk_msm_method method; /* AUTO unless measuring */
+  unsigned window;        /* Pippenger window bits, 1..CUZK_MSM_MAX_WINDOW; 0 = chosen from n */
+} cuzk_msm_opts;
+
+/* opts may be NULL (single-threaded, automatic choices). r is set to infinity for n = 0. */
+cuzk_msm_err cuzk_g1_msm(cuzk_g1 *r, const cuzk_g1_affine *bases, const cuzk_fr *scalars, size_t n,
+                         const cuzk_msm_opts *opts);
+cuzk_msm_err cuzk_g2_msm(cuzk_g2 *r, const cuzk_g2_affine *bases, const cuzk_fr *scalars, size_t n,
+                         const cuzk_msm_opts *opts);
+
+/*
+ * Witness-aware MSM over n scalars. Without a density (NULL), scalar j pairs with bases[j] and
+ * nbases must be >= n. With a density bitmap (64-bit words, LSB first, bit j of word j / 64; bits
+ * at or beyond n ignored), scalar j takes part only if its bit is set, and then pairs with the
+ * k-th base, k = the number of set bits below j: the layout of bellperson's a and b queries.
+ * nbases must be at least the number of set bits. opts->method and opts->window apply to the
+ * Pippenger tail.
+ */
+cuzk_msm_err cuzk_g1_msm_witness(cuzk_g1 *r, const cuzk_g1_affine *bases, size_t nbases,
+                                 const cuzk_fr *scalars, size_t n, const uint64_t *density,
+                                 const cuzk_msm_opts *opts);
+cuzk_msm_err cuzk_g2_msm_witness(cuzk_g2 *r, const cuzk_g2_affine *bases, size_t nbases,
+                                 const cuzk_fr *scalars, size_t n, const uint64_t *density,
+                                 const cuzk_msm_opts *opts);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

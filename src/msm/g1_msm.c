@@ -1,0 +1,36 @@
+/* MSM over G1 (E(Fp)): the shared templates instantiated with Fp coordinates. */
+#include <string.h>
+
+#include "cuzk/msm.h"
+#include "field/fp_inline.h"
+#include "msm/classify.h"
+#include "msm/digits.h"
+#include "msm/plan.h"
+#include "msm/workers.h"
+
+#define MSM(x) msm_g1_##x
+#define EC(x) cuzk_g1_##x
+#define EC_AFF cuzk_g1_affine
+#define EC_JAC cuzk_g1
+#define F(x) cuzk_fp_##x
+#define F_T cuzk_fp
+#define F_IS_ZERO(a) limbs_is_zero((a)->l, 6) /* inline: tested once per bucket addition */
+/* The templates in dependency order, each using those above it. */
+/* clang-format off */
+#include "msm/xyzz.inc"
+#include "msm/batch_affine.inc"
+#include "msm/reduce.inc"
+#include "msm/pippenger.inc"
+#include "msm/witness.inc"
+/* clang-format on */
+
+cuzk_msm_err cuzk_g1_msm(cuzk_g1 *r, const cuzk_g1_affine *bases, const cuzk_fr *scalars, size_t n,
+                         const cuzk_msm_opts *opts) {
+  return msm_g1_msm(r, bases, scalars, n, opts, &msm_costs_g1);
+}
+
+cuzk_msm_err cuzk_g1_msm_witness(cuzk_g1 *r, const cuzk_g1_affine *bases, size_t nbases,
+                                 const cuzk_fr *scalars, size_t n, const uint64_t *density,
+                                 const cuzk_msm_opts *opts) {
+  return msm_g1_msm_witness(r, bases, nbases, scalars, n, density, opts, &msm_costs_g1);
+}

@@ -1,0 +1,36 @@
+/* MSM over G2 (E'(Fp2)): the shared templates instantiated with Fp2 coordinates. */
+#include <string.h>
+
+#include "cuzk/msm.h"
+#include "field/fp_inline.h"
+#include "msm/classify.h"
+#include "msm/digits.h"
+#include "msm/plan.h"
+#include "msm/workers.h"
+
+#define MSM(x) msm_g2_##x
+#define EC(x) cuzk_g2_##x
+#define EC_AFF cuzk_g2_affine
+#define EC_JAC cuzk_g2
+#define F(x) cuzk_fp2_##x
+#define F_T cuzk_fp2
+#define F_IS_ZERO(a) (limbs_is_zero((a)->c0.l, 6) && limbs_is_zero((a)->c1.l, 6))
+/* The templates in dependency order, each using those above it. */
+/* clang-format off */
+#include "msm/xyzz.inc"
+#include "msm/batch_affine.inc"
+#include "msm/reduce.inc"
+#include "msm/pippenger.inc"
+#include "msm/witness.inc"
+/* clang-format on */
+
+cuzk_msm_err cuzk_g2_msm(cuzk_g2 *r, const cuzk_g2_affine *bases, const cuzk_fr *scalars, size_t n,
+                         const cuzk_msm_opts *opts) {
+  return msm_g2_msm(r, bases, scalars, n, opts, &msm_costs_g2);
+}
+
+cuzk_msm_err cuzk_g2_msm_witness(cuzk_g2 *r, const cuzk_g2_affine *bases, size_t nbases,
+                                 const cuzk_fr *scalars, size_t n, const uint64_t *density,
+                                 const cuzk_msm_opts *opts) {
+  return msm_g2_msm_witness(r, bases, nbases, scalars, n, density, opts, &msm_costs_g2);
+}

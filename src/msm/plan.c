@@ -1,0 +1,127 @@
+/*
+ * Pippenger cost model. One tile (window w, a range of m points, B = 2^(c-1) buckets) costs
+ *   m * scan                                   reading digits
+ *   + (m - filled(m, B)) * add                 bucket additions (a bucket's first point is a copy)
+ *   + B * reduction                            sum_b (b+1) bucket_b (reduce.inc)
+ * with filled(m, B) = B (1 - e^(-m/B)) buckets hit at least once by m uniform digits. The
+ * affine addition also carries its batch's share of the inversion, and both kinds of addition
+ * slow down as the bucket array leaves the caches. Tiles run in rounds of `workers`, so the plan
+ * minimises ceil(tiles / workers) * tile cost over c, the number of point ranges and the method.
+ */
+#include "msm/plan.h"
+
+#include "cuzk/curve.h"
+#include "cuzk/pool.h"
+
+/* ns on the reference VM; see plan.h. */
+const msm_costs msm_costs_g1 = {.affine_add = 250,
+                                .affine_per_doubling = 8,
+                                .xyzz_madd = 335,
+                                .xyzz_per_doubling = 50,
+                                .inversion = 1650,
+                                .red_affine = 510,
+                                .red_mixed = 800,
+                                .red_xyzz = 900,
+                                .scan = 4,
+                                .mul = 62000,
+                                .affine_bytes = sizeof(cuzk_g1_affine),
+                                .xyzz_bytes = 4 * sizeof(cuzk_fp)};
+const msm_costs msm_costs_g2 = {.affine_add = 570,
+                                .affine_per_doubling = 18,
+                                .xyzz_madd = 810,
+                                .xyzz_per_doubling = 70,
+                                .inversion = 1650,
+                                .red_affine = 1150,
+                                .red_mixed = 1870,
+                                .red_xyzz = 2200,
+                                .scan = 4,
+                                .mul = 212000,
+                                .affine_bytes = sizeof(cuzk_g2_affine),
+                                .xyzz_bytes = 4 * sizeof(cuzk_fp2)};
+
+size_t msm_batch_cap(unsigned c) {
+  size_t nb = (size_t)1 << (c - 1), cap = nb / 8;
+  if (cap < 16) cap = 16;
+  if (cap > 512) cap = 512;
+  return cap;
+}
+
+unsigned msm_workers(const cuzk_msm_opts *o) {
+  if (!o || !o->pool) return 1;
+  unsigned t = cuzk_pool_threads(o->pool);
+  if (o->max_workers && o->max_workers < t) t = o->max_workers;
+  return t ? t : 1;
+}
+
+/* e^(-x) for x >= 0 without libm: halve x until small, 4 Taylor terms, square back. */
+static double exp_neg(double x) {
+  if (x > 60.0) return 0.0;
+  int k = 0;
+  while (x > 0.01) {
+    x *= 0.5;
+    k++;
+  }
+  double e = 1.0 - x + x * x / 2.0 - x * x * x / 6.0;
+  while (k-- > 0)
+    e *= e;
+  return e;
+}
+
+/* Doublings of `bytes` beyond 512 KB (0 below). */
+static double doublings(double bytes) {
+  double d = 0;
+  for (double b = bytes; b > 512.0 * 1024; b *= 0.5)
+    d += 1.0;
+  return d;
+}
+
+static double tile_cost(const msm_costs *k, cuzk_msm_method m, unsigned c, double pts) {
+  double nb = (double)((size_t)1 << (c - 1));
+  double filled = nb * (1.0 - exp_neg(pts / nb)), adds = pts - filled;
+  if (m == CUZK_MSM_AFFINE) {
+    double add = k->affine_add + k->affine_per_doubling * doublings(nb * k->affine_bytes) +
+                 k->inversion / (double)msm_batch_cap(c);
+    /* reduce.inc: batched lanes once at least half the buckets are filled */
+    double red = nb >= 1024 && 2.0 * filled >= nb ? k->red_affine : k->red_mixed;
+    return pts * k->scan + adds * add + nb * red + k->inversion;
+  }
+  double add = k->xyzz_madd + k->xyzz_per_doubling * doublings(nb * k->xyzz_bytes);
+  return pts * k->scan + adds * add + nb * k->red_xyzz;
+}
+
+void msm_plan_make(msm_plan *pl, size_t n, unsigned workers, const msm_costs *k,
+                   const cuzk_msm_opts *o) {
+  cuzk_msm_method forced = o ? o->method : CUZK_MSM_AUTO;
+  unsigned forced_c = o ? o->window : 0;
+  if (workers == 0) workers = 1;
+  double best = 1e300;
+  *pl = (msm_plan){.method = CUZK_MSM_NAIVE, .c = 1, .nwin = 0, .ny = 1, .slots = 1, .cap = 0};
+  if (forced == CUZK_MSM_NAIVE || (forced == CUZK_MSM_AUTO && !forced_c))
+    best = (double)n * k->mul; /* run on the calling thread */
+  if (forced == CUZK_MSM_NAIVE) return;
+  unsigned c_lo = forced_c ? forced_c : 1, c_hi = forced_c ? forced_c : CUZK_MSM_MAX_WINDOW;
+  for (unsigned c = c_lo; c <= c_hi; c++) {
+    unsigned nwin = (255 + c - 1) / c;
+    for (int mi = 0; mi < 2; mi++) {
+      cuzk_msm_method m = mi ? CUZK_MSM_XYZZ : CUZK_MSM_AFFINE;
+      if (forced != CUZK_MSM_AUTO && forced != m) continue;
+      /* Point ranges beyond 4 per worker only add reductions. */
+      for (unsigned ny = 1; ny <= 4 * workers; ny++) {
+        double pts = (double)n / ny;
+        if (ny > 1 && pts < 64) break;
+        unsigned tiles = nwin * ny, rounds = (tiles + workers - 1) / workers;
+        double cost = rounds * tile_cost(k, m, c, pts) + nwin * c * k->red_xyzz / 2;
+        if (cost < best * 0.999) { /* ties go to the smaller window and fewer ranges */
+          best = cost;
+          pl->method = m;
+          pl->c = c;
+          pl->nwin = nwin;
+          pl->ny = ny;
+        }
+      }
+    }
+  }
+  unsigned tiles = pl->nwin * pl->ny;
+  pl->slots = pl->method == CUZK_MSM_NAIVE ? 1 : (tiles < workers ? tiles : workers);
+  pl->cap = pl->method == CUZK_MSM_AFFINE ? msm_batch_cap(pl->c) : 0;
+}
