@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "cuzk/field.h"
+
 static inline double bench_now_ns(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -62,6 +64,16 @@ static inline uint64_t bench_rng(uint64_t *s) {
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
   return z ^ (z >> 31);
+}
+
+/* A uniformly random Fr element (rejection sampling on 255-bit values). */
+static inline void bench_rand_fr(uint64_t *s, cuzk_fr *r) {
+  uint64_t x[4];
+  do {
+    for (int i = 0; i < 4; i++)
+      x[i] = bench_rng(s);
+    x[3] &= 0x7fffffffffffffffULL;
+  } while (!cuzk_fr_from_canonical(r, x));
 }
 
 #endif

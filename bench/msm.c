@@ -36,14 +36,7 @@ static double now_s(void) {
 
 static uint64_t rng_state = 0x5eed;
 static uint64_t rng(void) { return bench_rng(&rng_state); }
-static void rand_fr(cuzk_fr *r) {
-  uint64_t x[4];
-  do {
-    for (int i = 0; i < 4; i++)
-      x[i] = rng();
-    x[3] &= 0x7fffffffffffffffULL;
-  } while (!cuzk_fr_from_canonical(r, x));
-}
+static void rand_fr(cuzk_fr *r) { bench_rand_fr(&rng_state, r); }
 
 static void dense_scalars(cuzk_fr *k, size_t n) {
   for (size_t i = 0; i < n; i++)

@@ -37,15 +37,7 @@ static double now_s(void) { return bench_now_ns() * 1e-9; }
 static double median(double *t, int n) { return bench_median(t, n); }
 
 static uint64_t rng_state = 0x6e7474;
-static uint64_t rng(void) { return bench_rng(&rng_state); }
-static void rand_fr(cuzk_fr *r) {
-  uint64_t x[4];
-  do {
-    for (int i = 0; i < 4; i++)
-      x[i] = rng();
-    x[3] &= 0x7fffffffffffffffULL;
-  } while (!cuzk_fr_from_canonical(r, x));
-}
+static void rand_fr(cuzk_fr *r) { bench_rand_fr(&rng_state, r); }
 
 /* ---- the baseline ------------------------------------------------------------------------- */
 

@@ -137,7 +137,7 @@ int main(int argc, char **argv) {
   cuzk_g1_to_uncompressed(u, &ca1);
   blst_p1_deserialize(&ba1, u);
   blst_p1_from_affine(&bacc1, &ba1);
- 
+
   cuzk_g1_to_compressed(c48, &ca1);
   cuzk_g2 h;
   cuzk_g2_generator(&h);
