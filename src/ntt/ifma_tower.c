@@ -45,20 +45,8 @@ static bool build_level(unsigned s) {
 
 bool ntt_ifma_tower_ensure(unsigned top) {
   if (top > NTT_TOWER_TOP) top = NTT_TOWER_TOP;
-  if (atomic_load_explicit(&built, memory_order_acquire) > top) return true;
   if (!ntt_tower_ensure(top)) return false;
-  pthread_mutex_lock(&build_lock);
-  bool ok = true;
-  unsigned b = atomic_load_explicit(&built, memory_order_relaxed);
-  for (; b <= top; b++) {
-    if (!build_level(b)) {
-      ok = false;
-      break;
-    }
-    atomic_store_explicit(&built, b + 1, memory_order_release);
-  }
-  pthread_mutex_unlock(&build_lock);
-  return ok;
+  return ntt_levels_ensure(&built, &build_lock, top, build_level);
 }
 
 const uint64_t *ntt_ifma_tower_level(unsigned s) { return levels[s]; }

@@ -15,6 +15,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <pthread.h>
+#include <stdatomic.h>
+
 #include "cuzk/ntt.h"
 
 /* ---- twiddle tower (twiddles.c) ------------------------------------------------------------
@@ -31,6 +34,12 @@ bool ntt_tower_ensure(unsigned top);
 /* Level s <= NTT_TOWER_TOP, after a successful ntt_tower_ensure(s). */
 const cuzk_fr *ntt_tower_level(unsigned s);
 void ntt_tower_release(void);
+
+/* Builds the missing levels *done .. top of a lazily grown table, once each: the first caller
+ * builds under *lock while the others wait; readers that load *done with acquire order above s
+ * see level s complete. Shared by the twiddle tower and its IFMA copy. */
+bool ntt_levels_ensure(atomic_uint *done, pthread_mutex_t *lock, unsigned top,
+                       bool (*build)(unsigned s));
 
 /* Storage of the tables (64-byte aligned). */
 void *ntt_table_alloc(size_t bytes);

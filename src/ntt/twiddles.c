@@ -78,21 +78,25 @@ static bool build_level(unsigned s) {
   return true;
 }
 
-bool ntt_tower_ensure(unsigned top) {
-  if (top > NTT_TOWER_TOP) top = NTT_TOWER_TOP;
-  if (atomic_load_explicit(&built, memory_order_acquire) > top) return true;
-  pthread_mutex_lock(&build_lock);
+bool ntt_levels_ensure(atomic_uint *done, pthread_mutex_t *lock, unsigned top,
+                       bool (*build)(unsigned s)) {
+  if (atomic_load_explicit(done, memory_order_acquire) > top) return true;
+  pthread_mutex_lock(lock);
   bool ok = true;
-  unsigned b = atomic_load_explicit(&built, memory_order_relaxed);
-  for (; b <= top; b++) {
-    if (!build_level(b)) {
+  for (unsigned b = atomic_load_explicit(done, memory_order_relaxed); b <= top; b++) {
+    if (!build(b)) {
       ok = false;
       break;
     }
-    atomic_store_explicit(&built, b + 1, memory_order_release);
+    atomic_store_explicit(done, b + 1, memory_order_release);
   }
-  pthread_mutex_unlock(&build_lock);
+  pthread_mutex_unlock(lock);
   return ok;
+}
+
+bool ntt_tower_ensure(unsigned top) {
+  if (top > NTT_TOWER_TOP) top = NTT_TOWER_TOP;
+  return ntt_levels_ensure(&built, &build_lock, top, build_level);
 }
 
 const cuzk_fr *ntt_tower_level(unsigned s) { return levels[s]; }
