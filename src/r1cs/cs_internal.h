@@ -1,0 +1,91 @@
+/* The constraint system's state, shared by the r1cs core files (cs.c, lc.c, csr.c, names.c). */
+#ifndef CUZK_R1CS_CS_INTERNAL_H
+#define CUZK_R1CS_CS_INTERNAL_H
+
+#include <stdint.h>
+
+#include "cuzk/r1cs.h"
+#include "util/vec.h"
+
+enum { DENS_A_AUX = 0, DENS_B_INPUT = 1, DENS_B_AUX = 2 };
+
+typedef struct {
+  cuzk_vec row_ptr; /* uint32_t, rows + 1 */
+  cuzk_vec cols;    /* uint32_t: tagged variables until finish, then z indices */
+  cuzk_vec vals;    /* cuzk_fr */
+  size_t nnz;
+} csr_store;
+
+struct cuzk_cs {
+  cuzk_cs_head head; /* first: read by the inline LC functions */
+  cuzk_cs_mode mode;
+  cuzk_r1cs_err err;
+  bool finished;
+  bool track_density; /* PROVE, SHAPE with shape_nnz */
+  bool record;        /* RECORD, CHECK */
+  bool count_nnz;     /* SHAPE with shape_nnz */
+
+  size_t n_inputs, n_aux, n_cons;
+  size_t input_cap, aux_cap, cons_cap; /* elements every per-variable/per-row array can hold */
+
+  cuzk_vec inputs, aux; /* cuzk_fr, when has_values */
+  cuzk_vec abc[3];      /* cuzk_fr per constraint (PROVE) */
+  cuzk_vec dens[3];     /* uint64_t bitmaps: a_aux, b_input, b_aux */
+  size_t dens_count[3];
+  size_t nnz[3];
+  cuzk_vec seen_aux, seen_in; /* uint64_t bitmaps, all clear between uses (duplicate detection) */
+  size_t seen_aux_bits, seen_in_bits;
+
+  csr_store m[3];
+
+  /* LC spill buffers, recycled */
+  cuzk_lc_block *free_blocks;
+  cuzk_vec sort_keys, sort_vars, sort_coeffs; /* normalize scratch */
+
+  /* CHECK: names */
+  cuzk_vec name_path; /* uint64_t per constraint: offset of its namespace path in names */
+  cuzk_vec name_leaf; /* const char * per constraint */
+  cuzk_vec names;     /* NUL-terminated paths */
+  size_t names_len;
+  char path[1024];
+  size_t path_len;
+  size_t path_stack[64];
+  unsigned depth, depth_over; /* depth_over: pushes beyond the stack (ignored names) */
+  bool path_dirty;
+  uint64_t cur_path;
+};
+
+void cs_fail(cuzk_cs *cs, cuzk_r1cs_err e);
+
+/* Sorts the terms by variable and merges repeats (normalized LCs have no repeated variable). */
+void lc_normalize(cuzk_lc *lc);
+/* True if some variable occurs twice among the terms (ONE is kept apart and never repeats). */
+bool lc_has_repeat(cuzk_lc *lc);
+
+/* RECORD/CHECK: appends the three rows; SHAPE nnz: counts them. */
+void csr_append_row(cuzk_cs *cs, cuzk_lc *lcs[3]);
+void csr_count_row(cuzk_cs *cs, cuzk_lc *lcs[3]);
+void csr_remap(cuzk_cs *cs);
+void csr_reset(cuzk_cs *cs);
+void csr_free(cuzk_cs *cs);
+
+/* CHECK: records the current name for the constraint being added. */
+void names_on_enforce(cuzk_cs *cs, const char *leaf);
+void names_reset(cuzk_cs *cs);
+void names_free(cuzk_cs *cs);
+
+static inline void bitmap_set(uint64_t *w, size_t i) { w[i / 64] |= (uint64_t)1 << (i % 64); }
+static inline bool bitmap_test_set(uint64_t *w, size_t i) {
+  uint64_t m = (uint64_t)1 << (i % 64);
+  bool was = (w[i / 64] & m) != 0;
+  w[i / 64] |= m;
+  return was;
+}
+
+/* The value of a variable (values kept). */
+static inline const cuzk_fr *cs_value(const cuzk_cs *cs, cuzk_var v) {
+  const cuzk_fr *base = (const cuzk_fr *)(cuzk_var_is_aux(v) ? cs->aux.p : cs->inputs.p);
+  return &base[cuzk_var_index(v)];
+}
+
+#endif

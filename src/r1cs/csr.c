@@ -1,0 +1,119 @@
+/* RECORD/CHECK: the A, B, C matrices in CSR form. Rows are normalized (sorted by variable,
+ * repeats merged, zero coefficients dropped). Columns hold tagged variables while synthesis runs,
+ * because inputs may still be allocated, and become z indices (aux j -> num_inputs + j) at
+ * finish (the PCE column bug, groth16.md §10.1). */
+#include <string.h>
+
+#include "r1cs/cs_internal.h"
+
+static bool fr_zero(const cuzk_fr *a) { return (a->l[0] | a->l[1] | a->l[2] | a->l[3]) == 0; }
+
+static size_t row_nnz(cuzk_lc *lc) {
+  if (!lc || !lc->cs) return 0;
+  lc_normalize(lc);
+  size_t n = lc->has_one && !fr_zero(&lc->one);
+  const cuzk_fr *c = cuzk_lc_coeffs(lc);
+  for (uint32_t i = 0; i < lc->n; i++)
+    n += !fr_zero(&c[i]);
+  return n;
+}
+
+void csr_count_row(cuzk_cs *cs, cuzk_lc *lcs[3]) {
+  for (int k = 0; k < 3; k++)
+    cs->nnz[k] += row_nnz(lcs[k]);
+}
+
+void csr_append_row(cuzk_cs *cs, cuzk_lc *lcs[3]) {
+  size_t row = cs->n_cons;
+  for (int k = 0; k < 3; k++) {
+    csr_store *m = &cs->m[k];
+    cuzk_lc *lc = lcs[k];
+    size_t n = row_nnz(lc);
+    if (m->nnz + n >= UINT32_MAX) {
+      cs_fail(cs, CUZK_R1CS_ETOOBIG);
+      return;
+    }
+    if (!cuzk_vec_reserve(&m->cols, (m->nnz + n) * sizeof(uint32_t)) ||
+        !cuzk_vec_reserve(&m->vals, (m->nnz + n) * sizeof(cuzk_fr))) {
+      cs_fail(cs, CUZK_R1CS_ENOMEM);
+      return;
+    }
+    uint32_t *cols = (uint32_t *)m->cols.p + m->nnz;
+    cuzk_fr *vals = (cuzk_fr *)m->vals.p + m->nnz;
+    size_t o = 0;
+    if (n) {
+      if (lc->has_one && !fr_zero(&lc->one)) {
+        cols[o] = CUZK_VAR_ONE;
+        vals[o++] = lc->one;
+      }
+      const uint32_t *v = cuzk_lc_vars(lc);
+      const cuzk_fr *c = cuzk_lc_coeffs(lc);
+      /* sorted order puts inputs (tag clear) before aux, and Input(0) is never a term */
+      for (uint32_t i = 0; i < lc->n; i++) {
+        if (fr_zero(&c[i])) continue;
+        cols[o] = v[i];
+        vals[o++] = c[i];
+      }
+    }
+    m->nnz += o;
+    ((uint32_t *)m->row_ptr.p)[row + 1] = (uint32_t)m->nnz;
+  }
+}
+
+void csr_remap(cuzk_cs *cs) {
+  uint64_t base = cs->n_inputs;
+  for (int k = 0; k < 3; k++) {
+    uint32_t *cols = cs->m[k].cols.p;
+    for (size_t i = 0; i < cs->m[k].nnz; i++) {
+      uint32_t v = cols[i];
+      if (!cuzk_var_is_aux(v)) continue;
+      uint64_t z = base + cuzk_var_index(v);
+      if (z >= UINT32_MAX) {
+        cs_fail(cs, CUZK_R1CS_ETOOBIG);
+        return;
+      }
+      cols[i] = (uint32_t)z;
+    }
+  }
+}
+
+void csr_reset(cuzk_cs *cs) {
+  for (int k = 0; k < 3; k++) {
+    cs->m[k].nnz = 0;
+    if (cs->m[k].row_ptr.p) ((uint32_t *)cs->m[k].row_ptr.p)[0] = 0;
+  }
+}
+
+void csr_free(cuzk_cs *cs) {
+  for (int k = 0; k < 3; k++) {
+    cuzk_vec_free(&cs->m[k].row_ptr);
+    cuzk_vec_free(&cs->m[k].cols);
+    cuzk_vec_free(&cs->m[k].vals);
+  }
+}
+
+cuzk_r1cs_err cuzk_cs_matrix(const cuzk_cs *cs, int k, cuzk_csr *out) {
+  memset(out, 0, sizeof *out);
+  if (k < 0 || k > 2) return CUZK_R1CS_EINVAL;
+  if (!cs->record) return CUZK_R1CS_EMODE;
+  if (!cs->finished) return CUZK_R1CS_EINVAL;
+  if (cs->err) return cs->err;
+  out->rows = cs->n_cons;
+  out->nnz = cs->m[k].nnz;
+  out->row_ptr = cs->m[k].row_ptr.p;
+  out->cols = cs->m[k].cols.p;
+  out->vals = cs->m[k].vals.p;
+  return CUZK_R1CS_OK;
+}
+
+void cuzk_csr_mul_vec(cuzk_fr *out, const cuzk_csr *m, const cuzk_fr *z) {
+  for (size_t r = 0; r < m->rows; r++) {
+    cuzk_fr acc = cuzk_fr_zero;
+    for (uint32_t t = m->row_ptr[r]; t < m->row_ptr[r + 1]; t++) {
+      cuzk_fr p;
+      cuzk_fr_mul(&p, &m->vals[t], &z[m->cols[t]]);
+      cuzk_fr_add(&acc, &acc, &p);
+    }
+    out[r] = acc;
+  }
+}

@@ -1,0 +1,23 @@
+/*
+ * Growable byte regions for the big per-proof arrays (witness, a/b/c, densities, CSR): anonymous
+ * mappings grown with mremap, so growing never copies and untouched capacity costs no memory.
+ * Regions of 2 MiB and more are advised for transparent huge pages (first touch of 4 KiB pages
+ * costs ~14 us each on our VMs). Bytes never written before read as zero.
+ */
+#ifndef CUZK_UTIL_VEC_H
+#define CUZK_UTIL_VEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct {
+  void *p;    /* NULL until the first reserve */
+  size_t cap; /* bytes mapped */
+} cuzk_vec;
+
+/* Makes cap >= bytes (at least doubling), keeping the contents; false if mapping failed (the
+ * region is then unchanged). */
+bool cuzk_vec_reserve(cuzk_vec *v, size_t bytes);
+void cuzk_vec_free(cuzk_vec *v);
+
+#endif
