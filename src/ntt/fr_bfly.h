@@ -20,7 +20,8 @@
 
 /* s = a + b, d = a - b (mod r). s and d may alias a or b: all loads happen before the stores. */
 static inline void ntt_fr_addsub(cuzk_fr *s, cuzk_fr *d, const cuzk_fr *a, const cuzk_fr *b) {
-#if defined(__x86_64__)
+/* Unoptimized builds (-O0) cannot allocate the asm's 9 registers plus addressing: plain C. */
+#if defined(__x86_64__) && defined(__OPTIMIZE__)
   uint64_t s0, s1, s2, s3, t0, t1, t2, t3;
   /* s = a + b; t = s - r; keep t unless that borrowed (then s < r) */
   __asm__("mov %[a0], %[s0]\n\t"

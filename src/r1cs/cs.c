@@ -115,7 +115,6 @@ void cuzk_cs_reset(cuzk_cs *cs) {
       size_t bits = k == DENS_B_INPUT ? cs->n_inputs : cs->n_aux;
       memset(cs->dens[k].p, 0, (bits + 63) / 64 * 8);
     }
-    cs->dens_count[k] = 0;
     cs->nnz[k] = 0;
   }
   cs->n_inputs = cs->n_aux = cs->n_cons = 0;
@@ -139,6 +138,7 @@ void cuzk_cs_destroy(cuzk_cs *cs) {
   cuzk_vec_free(&cs->sort_keys);
   cuzk_vec_free(&cs->sort_vars);
   cuzk_vec_free(&cs->sort_coeffs);
+  cuzk_vec_free(&cs->merge_slots);
   csr_free(cs);
   names_free(cs);
   for (cuzk_lc_block *b = cs->free_blocks, *next; b; b = next) {
@@ -218,10 +218,10 @@ static void eval_row(cuzk_cs *cs, cuzk_lc *lc, cuzk_fr *out, int dens_aux, int d
     *out = acc;
     return;
   }
-  if (lc->n > 2 && dens_aux >= 0 && lc_has_repeat(lc)) lc_normalize(lc);
+  if (lc->n > 2 && dens_aux >= 0 && lc_has_repeat(lc)) lc_merge(lc);
   if (lc->has_one && !fr_zero(&lc->one)) {
     acc = lc->one; /* ONE's value is 1 */
-    if (dens_in >= 0 && !bitmap_test_set(cs->dens[dens_in].p, 0)) cs->dens_count[dens_in]++;
+    if (dens_in >= 0) bitmap_set(cs->dens[dens_in].p, 0);
   }
   const uint32_t *vars = cuzk_lc_vars(lc);
   const cuzk_fr *coeffs = cuzk_lc_coeffs(lc);
@@ -236,10 +236,10 @@ static void eval_row(cuzk_cs *cs, cuzk_lc *lc, cuzk_fr *out, int dens_aux, int d
     const cuzk_fr *x;
     if (cuzk_var_is_aux(v)) {
       x = &aux[idx];
-      if (da && !bitmap_test_set(da, idx)) cs->dens_count[dens_aux]++;
+      if (da) bitmap_set(da, idx);
     } else {
       x = &inputs[idx];
-      if (di && !bitmap_test_set(di, idx)) cs->dens_count[dens_in]++;
+      if (di) bitmap_set(di, idx);
     }
     if (fr_zero(x)) continue;
     if (fr_one(x)) {
@@ -258,15 +258,14 @@ static void eval_row(cuzk_cs *cs, cuzk_lc *lc, cuzk_fr *out, int dens_aux, int d
 /* SHAPE with nnz: the same density marks, no values. */
 static void mark_row(cuzk_cs *cs, cuzk_lc *lc, int dens_aux, int dens_in) {
   if (!lc || !lc->cs) return;
-  if (lc->has_one && !fr_zero(&lc->one) && dens_in >= 0 && !bitmap_test_set(cs->dens[dens_in].p, 0))
-    cs->dens_count[dens_in]++;
+  if (lc->has_one && !fr_zero(&lc->one) && dens_in >= 0) bitmap_set(cs->dens[dens_in].p, 0);
   const uint32_t *vars = cuzk_lc_vars(lc);
   const cuzk_fr *coeffs = cuzk_lc_coeffs(lc);
   for (uint32_t t = 0; t < lc->n; t++) {
     if (fr_zero(&coeffs[t])) continue;
     cuzk_var v = vars[t];
     int d = cuzk_var_is_aux(v) ? dens_aux : dens_in;
-    if (d >= 0 && !bitmap_test_set(cs->dens[d].p, cuzk_var_index(v))) cs->dens_count[d]++;
+    if (d >= 0) bitmap_set(cs->dens[d].p, cuzk_var_index(v));
   }
 }
 
@@ -351,7 +350,10 @@ void cuzk_cs_result_get(const cuzk_cs *cs, cuzk_cs_result *r) {
     for (int k = 0; k < 3; k++) {
       d[k]->bits = cs->dens[k].p;
       d[k]->len = k == DENS_B_INPUT ? cs->n_inputs : cs->n_aux;
-      d[k]->count = cs->dens_count[k];
+      size_t words = (d[k]->len + 63) / 64, cnt = 0;
+      for (size_t w = 0; w < words; w++)
+        cnt += (size_t)__builtin_popcountll(d[k]->bits[w]);
+      d[k]->count = cnt; /* counted here rather than per term: no branch in the hot loop */
     }
   }
   for (int k = 0; k < 3; k++)

@@ -31,7 +31,6 @@ struct cuzk_cs {
   cuzk_vec inputs, aux; /* cuzk_fr, when has_values */
   cuzk_vec abc[3];      /* cuzk_fr per constraint (PROVE) */
   cuzk_vec dens[3];     /* uint64_t bitmaps: a_aux, b_input, b_aux */
-  size_t dens_count[3];
   size_t nnz[3];
   cuzk_vec seen_aux, seen_in; /* uint64_t bitmaps, all clear between uses (duplicate detection) */
   size_t seen_aux_bits, seen_in_bits;
@@ -41,6 +40,9 @@ struct cuzk_cs {
   /* LC spill buffers, recycled */
   cuzk_lc_block *free_blocks;
   cuzk_vec sort_keys, sort_vars, sort_coeffs; /* normalize scratch */
+  cuzk_vec merge_slots;                       /* lc_merge's hash table (merge_slot) */
+  size_t merge_cap;
+  uint32_t merge_gen;
 
   /* CHECK: names */
   cuzk_vec name_path; /* uint64_t per constraint: offset of its namespace path in names */
@@ -59,6 +61,8 @@ void cs_fail(cuzk_cs *cs, cuzk_r1cs_err e);
 
 /* Sorts the terms by variable and merges repeats (normalized LCs have no repeated variable). */
 void lc_normalize(cuzk_lc *lc);
+/* Merges repeated variables in place, keeping first-occurrence order (no sorting). */
+void lc_merge(cuzk_lc *lc);
 /* True if some variable occurs twice among the terms (ONE is kept apart and never repeats). */
 bool lc_has_repeat(cuzk_lc *lc);
 

@@ -155,6 +155,59 @@ bool lc_has_repeat(cuzk_lc *lc) {
   return rep;
 }
 
+/*
+ * Merging without sorting, for PROVE's rows with repeats (the MultiEq batches, ~1,400 terms, whose
+ * two additions share operands): an open-addressing table from variable to its first position,
+ * invalidated in O(1) per call by a generation stamp. O(n) against qsort's O(n log n) + malloc.
+ */
+typedef struct {
+  uint32_t gen, var, pos;
+} merge_slot;
+
+void lc_merge(cuzk_lc *lc) {
+  cuzk_cs *cs = lc->cs;
+  uint32_t n = lc->n;
+  size_t cap = 64;
+  while (cap < 2 * (size_t)n)
+    cap *= 2;
+  if (cap > cs->merge_cap) {
+    if (!cuzk_vec_reserve(&cs->merge_slots, cap * sizeof(merge_slot))) {
+      cs_fail(cs, CUZK_R1CS_ENOMEM);
+      return;
+    }
+    memset(cs->merge_slots.p, 0, cap * sizeof(merge_slot));
+    cs->merge_cap = cap;
+    cs->merge_gen = 0;
+  }
+  if (++cs->merge_gen == 0) { /* stamps wrapped: clear them once */
+    memset(cs->merge_slots.p, 0, cs->merge_cap * sizeof(merge_slot));
+    cs->merge_gen = 1;
+  }
+  uint32_t gen = cs->merge_gen;
+  merge_slot *tab = cs->merge_slots.p;
+  size_t mask = cap - 1;
+  uint32_t *vars = cuzk_lc_vars(lc);
+  cuzk_fr *coeffs = cuzk_lc_coeffs(lc);
+  uint32_t m = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t v = vars[i];
+    size_t h = ((uint64_t)v * 0x9e3779b97f4a7c15ULL) >> 40 & mask;
+    while (tab[h].gen == gen && tab[h].var != v)
+      h = (h + 1) & mask;
+    if (tab[h].gen == gen) {
+      cuzk_fr_add(&coeffs[tab[h].pos], &coeffs[tab[h].pos], &coeffs[i]);
+      continue;
+    }
+    tab[h].gen = gen;
+    tab[h].var = v;
+    tab[h].pos = m;
+    vars[m] = v;
+    coeffs[m] = coeffs[i];
+    m++;
+  }
+  lc->n = m;
+}
+
 static int cmp_u64(const void *a, const void *b) {
   uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
   return x < y ? -1 : x > y;
