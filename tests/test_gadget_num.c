@@ -358,7 +358,8 @@ static void test_insert(void) {
       cuzk_cs_destroy(cs);
     }
   }
-  /* sizes other than 2, 4, 8, and negated bits for size 8, are rejected before any allocation */
+  /* sizes that are not powers of two (or too big), and negated bits for size 8, are rejected before
+   * any allocation */
   cuzk_cs_opts o;
   cuzk_cs_opts_default(&o, CUZK_CS_CHECK);
   cuzk_cs *cs;
@@ -369,7 +370,8 @@ static void test_insert(void) {
   cuzk_bool bits[3] = {cuzk_bit_alloc(cs, 1), cuzk_bit_alloc(cs, 0), cuzk_bit_alloc(cs, 1)};
   size_t aux = cuzk_cs_num_aux(cs);
   CHECK(cuzk_gadget_insert(cs, out, &x, bits, sib, 3) == CUZK_R1CS_EINVAL);
-  CHECK(cuzk_gadget_insert(cs, out, &x, bits, sib, 16) == CUZK_R1CS_EINVAL);
+  CHECK(cuzk_gadget_insert(cs, out, &x, bits, sib, 128) == CUZK_R1CS_EINVAL);
+  CHECK(cuzk_gadget_insert(cs, out, &x, bits, sib, 0) == CUZK_R1CS_EINVAL);
   bits[1] = cuzk_bool_not(bits[1]);
   CHECK(cuzk_gadget_insert(cs, out, &x, bits, sib, 8) == CUZK_R1CS_EINVAL);
   CHECK(cuzk_cs_num_aux(cs) == aux);

@@ -150,9 +150,23 @@ cuzk_num cuzk_gadget_add(cuzk_cs *cs, const cuzk_num *a, const cuzk_num *b); /* 
 /* cond ? a : b: alloc c; (b - a ; lc(cond) ; b - c). */
 cuzk_num cuzk_gadget_pick(cuzk_cs *cs, cuzk_bool cond, const cuzk_num *a, const cuzk_num *b);
 /* insertion.rs: out[0..size) = x inserted at position Σ bits[i] 2^i among the size - 1
- * siblings; size 2, 4 or 8 (log2(size) allocated bits), else EINVAL. */
+ * siblings; size a power of two from 2 to 2^CUZK_INSERT_MAX_LOG (log2(size) bits), else EINVAL.
+ * Sizes 2, 4, 8 use the hand-optimized pick sequences (2 / 8 / 22 picks; size 8 needs its first
+ * two bits allocated and unnegated), other sizes the generic one (size (size - 1) picks). */
+#define CUZK_INSERT_MAX_LOG 6
 cuzk_r1cs_err cuzk_gadget_insert(cuzk_cs *cs, cuzk_num *out, const cuzk_num *x,
                                  const cuzk_bool *bits, const cuzk_num *siblings, unsigned size);
+/* The generic algorithm for any size 2^nbits (also for 2, 4, 8, where it costs more). */
+cuzk_r1cs_err cuzk_gadget_insert_generic(cuzk_cs *cs, cuzk_num *out, const cuzk_num *x,
+                                         const cuzk_bool *bits, const cuzk_num *siblings,
+                                         unsigned nbits);
+/* select: *out = from[Σ bits[i] 2^i] over 2^nbits elements, halving from the most significant
+ * bit with 2^nbits - 1 picks. */
+cuzk_r1cs_err cuzk_gadget_select(cuzk_cs *cs, cuzk_num *out, const cuzk_num *from,
+                                 const cuzk_bool *bits, unsigned nbits);
+/* xor.rs: out[i] = in[i] XOR key[i % 256]; out may alias in. */
+void cuzk_gadget_xor_key(cuzk_cs *cs, cuzk_bool *out, const cuzk_bool key[256], const cuzk_bool *in,
+                         size_t n);
 
 /* ---- Poseidon, the legacy neptune circuit (poseidon.md §6, porep-circuit.md §2.11) ---------- */
 /* Poseidon(tag, in[0..arity)) with the MerkleTree tag of p's arity; 3a + 4t(R_F - 1) + 4 R_P + 1

@@ -71,7 +71,13 @@ cuzk_r1cs_err cuzk_gadget_insert(cuzk_cs *cs, cuzk_num *out, const cuzk_num *x,
     if (bits[0].kind != CUZK_BOOL_IS || bits[1].kind != CUZK_BOOL_IS) return CUZK_R1CS_EINVAL;
     insert_8(cs, p, x, bits, siblings);
     break;
-  default: return CUZK_R1CS_EINVAL;
+  default: {
+    unsigned nbits = 0;
+    while ((1u << nbits) < size)
+      nbits++;
+    if (size < 2 || (1u << nbits) != size) return CUZK_R1CS_EINVAL;
+    return cuzk_gadget_insert_generic(cs, out, x, bits, siblings, nbits);
+  }
   }
   memcpy(out, p, size * sizeof *p);
   return CUZK_R1CS_OK;
