@@ -1,0 +1,190 @@
+/*
+ * Groth16 over BLS12-381 exactly as bellperson does it (groth16.md §2-§6): parameter files in the
+ * `.params`/`.vk` layout, Filecoin's file naming, a test-parameter generator, the prover (batch
+ * API, stage timings), the verifier (single and batch) and the 192-byte proof encoding.
+ *
+ * Parameters are decoded once into affine Montgomery points and shared read-only by every proof.
+ * The prover and the generator take a constraint system the circuit has been synthesized into
+ * (PROVE and RECORD mode respectively, not finished) and append the per-input constraints
+ * x_i * 0 = 0 themselves, as bellperson does (porep-circuit.md §1.4).
+ */
+#ifndef CUZK_GROTH16_H
+#define CUZK_GROTH16_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/curve.h"
+#include "cuzk/field.h"
+#include "cuzk/pool.h"
+#include "cuzk/r1cs.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+  CUZK_G16_OK = 0,
+  CUZK_G16_EINVAL,         /* bad argument */
+  CUZK_G16_ENOMEM,         /* out of memory */
+  CUZK_G16_EIO,            /* opening, mapping, reading or writing a file failed */
+  CUZK_G16_ETRUNCATED,     /* the data ends inside a vector or point */
+  CUZK_G16_ETRAILING,      /* bytes after the last vector */
+  CUZK_G16_ECOUNT,         /* a vector length is impossible or does not match the circuit */
+  CUZK_G16_EPOINT,         /* bad point encoding: flags, coordinate >= p, or not on the curve */
+  CUZK_G16_ESUBGROUP,      /* a point outside the prime-order subgroup */
+  CUZK_G16_EINFINITY,      /* the identity where the format forbids it */
+  CUZK_G16_EUNCONSTRAINED, /* generator: an aux variable occurs in no constraint */
+  CUZK_G16_ESHAPE,         /* batch circuits differ in shape, or the domain exceeds 2^27 */
+  CUZK_G16_ESYNTH,         /* the constraint system holds an error or is in the wrong mode */
+  CUZK_G16_EIDENTITY,      /* delta_g1 or delta_g2 is the identity (bellperson UnexpectedIdentity) */
+  CUZK_G16_ERANDOM,        /* the OS random source failed */
+} cuzk_g16_err;
+
+const char *cuzk_g16_strerror(cuzk_g16_err e);
+
+/* ---- keys ------------------------------------------------------------------------------------ */
+typedef struct {
+  cuzk_g1_affine alpha_g1, beta_g1, delta_g1;
+  cuzk_g2_affine beta_g2, gamma_g2, delta_g2;
+  size_t n_ic;         /* public inputs including ONE */
+  cuzk_g1_affine *ic;  /* n_ic points */
+} cuzk_g16_vk;
+
+typedef struct {
+  cuzk_g16_vk vk;
+  size_t n_h, n_l, n_a, n_b1, n_b2;
+  cuzk_g1_affine *h, *l, *a, *b_g1;
+  cuzk_g2_affine *b_g2;
+} cuzk_g16_params;
+
+/* Frees what the library allocated for a key (readers, generator). NULL is a no-op. */
+void cuzk_g16_vk_free(cuzk_g16_vk *vk);
+void cuzk_g16_params_free(cuzk_g16_params *p);
+
+/* ---- files (groth16.md §2.1-2.2) -------------------------------------------------------------- */
+typedef struct {
+  /* Subgroup-check the big vectors (h, l, a, b_g1, b_g2) too; the VK part is always fully checked.
+   * On-curve checks and the identity rejection always run. */
+  bool check_subgroup;
+  cuzk_pool *pool; /* decode in parallel (NULL: calling thread) */
+  unsigned max_workers;
+} cuzk_g16_read_opts;
+
+/* Where a reader stopped: the byte offset of the failing item and what it was. */
+typedef struct {
+  size_t offset;
+  const char *what; /* "alpha_g1", "ic", "h", "l", "a", "b_g1", "b_g2", "file" */
+  size_t index;     /* element index within the vector */
+} cuzk_g16_read_error;
+
+/* opts and err may be NULL (defaults: no subgroup check of the big vectors, one thread). */
+cuzk_g16_err cuzk_g16_params_read(cuzk_g16_params **out, const uint8_t *buf, size_t len,
+                                  const cuzk_g16_read_opts *opts, cuzk_g16_read_error *err);
+cuzk_g16_err cuzk_g16_params_read_file(cuzk_g16_params **out, const char *path,
+                                       const cuzk_g16_read_opts *opts, cuzk_g16_read_error *err);
+cuzk_g16_err cuzk_g16_vk_read(cuzk_g16_vk **out, const uint8_t *buf, size_t len,
+                              cuzk_g16_read_error *err);
+cuzk_g16_err cuzk_g16_vk_read_file(cuzk_g16_vk **out, const char *path, cuzk_g16_read_error *err);
+
+/* Serialized sizes and writers (uncompressed points, u32 big-endian lengths). */
+size_t cuzk_g16_vk_size(const cuzk_g16_vk *vk);
+size_t cuzk_g16_params_size(const cuzk_g16_params *p);
+void cuzk_g16_vk_write(uint8_t *out, const cuzk_g16_vk *vk);         /* vk_size bytes */
+void cuzk_g16_params_write(uint8_t *out, const cuzk_g16_params *p);  /* params_size bytes */
+cuzk_g16_err cuzk_g16_vk_write_file(const cuzk_g16_vk *vk, const char *path);
+cuzk_g16_err cuzk_g16_params_write_file(const cuzk_g16_params *p, const char *path);
+
+/* The circuit facts a parameter set must agree with (groth16.md §13 step 2). */
+typedef struct {
+  size_t num_inputs;      /* ONE included */
+  size_t num_aux;
+  size_t num_constraints; /* including the per-input constraints */
+  size_t a_aux_density, b_input_density, b_aux_density;
+} cuzk_g16_shape;
+
+/* The shape of a synthesized PROVE-mode system (input constraints counted whether or not they
+ * have been appended yet). */
+cuzk_g16_err cuzk_g16_shape_of(cuzk_g16_shape *s, const cuzk_cs *cs);
+/* Domain size m (the smallest power of two >= num_constraints); 0 if above 2^27. */
+size_t cuzk_g16_domain_size(size_t num_constraints);
+/* ECOUNT unless n_ic = inputs, n_h = m - 1, n_l = aux, n_a = inputs + a_aux,
+ * n_b1 = n_b2 = b_input + b_aux. */
+cuzk_g16_err cuzk_g16_params_check_shape(const cuzk_g16_params *p, const cuzk_g16_shape *s);
+
+/* Filecoin naming (groth16.md §2.4): cache_id = "<prefix>-" + hex(SHA-256(identifier)); files
+ * "v28-<cache_id>.params" / ".vk" / ".meta". out gets at most len bytes (NUL-terminated);
+ * returns EINVAL if it does not fit. */
+#define CUZK_G16_PARAMS_VERSION 28
+cuzk_g16_err cuzk_g16_cache_id(char *out, size_t len, const char *prefix, const char *identifier);
+cuzk_g16_err cuzk_g16_file_name(char *out, size_t len, const char *cache_id, const char *ext);
+
+/* ---- proofs (groth16.md §2.3) ----------------------------------------------------------------- */
+typedef struct {
+  cuzk_g1_affine a;
+  cuzk_g2_affine b;
+  cuzk_g1_affine c;
+} cuzk_g16_proof;
+
+#define CUZK_G16_PROOF_BYTES 192
+void cuzk_g16_proof_write(uint8_t out[CUZK_G16_PROOF_BYTES], const cuzk_g16_proof *p);
+/* Full checks; the identity is rejected for A, B and C (EINFINITY). */
+cuzk_g16_err cuzk_g16_proof_read(cuzk_g16_proof *p, const uint8_t in[CUZK_G16_PROOF_BYTES]);
+/* Exactly n proofs in len = 192 n bytes (ECOUNT otherwise), partition order. */
+cuzk_g16_err cuzk_g16_proofs_read(cuzk_g16_proof *p, size_t n, const uint8_t *in, size_t len);
+
+/* ---- test-parameter generator (groth16.md §6) ---------------------------------------------------- */
+/*
+ * FOR TESTS AND LOCAL DEVELOPMENT ONLY: the toxic waste is derived from the seed, so anyone with
+ * the seed can forge proofs. cs holds the circuit synthesized in RECORD mode (not finished);
+ * the generator appends the input constraints and finishes it. g1/g2 are the standard
+ * generators. Deterministic for a given seed and circuit.
+ */
+cuzk_g16_err cuzk_g16_generate(cuzk_g16_params **out, cuzk_cs *cs, const uint8_t seed[32],
+                               cuzk_pool *pool, unsigned max_workers);
+
+/* ---- prover (groth16.md §4) ------------------------------------------------------------------- */
+typedef struct {
+  double h_s;          /* iNTT, coset NTT, quotient, inverse coset NTT */
+  double msm_h_s, msm_l_s, msm_a_s, msm_b1_s, msm_b2_s;
+  double assembly_s;
+  double total_s;
+} cuzk_g16_timings;
+
+typedef struct {
+  cuzk_pool *pool; /* NULL: calling thread only */
+  unsigned max_workers;
+  /* Fixed randomizers, one r and one s per circuit (tests, differential checks); NULL: drawn
+   * from the OS CSPRNG (getrandom). */
+  const cuzk_fr *r, *s;
+} cuzk_g16_prove_opts;
+
+/*
+ * Proves n circuits of one shape against one parameter set: cs[i] holds circuit i synthesized in
+ * PROVE mode (not finished; the prover appends the input constraints). proofs[i] answers cs[i].
+ * timings (may be NULL) gets the sum over the batch. The parameter shape is checked first.
+ */
+cuzk_g16_err cuzk_g16_prove(cuzk_g16_proof *proofs, cuzk_cs *const *cs, size_t n,
+                            const cuzk_g16_params *params, const cuzk_g16_prove_opts *opts,
+                            cuzk_g16_timings *timings);
+
+/* ---- verifier (groth16.md §5) ------------------------------------------------------------------ */
+typedef struct cuzk_g16_pvk cuzk_g16_pvk;
+
+cuzk_g16_err cuzk_g16_pvk_prepare(cuzk_g16_pvk **out, const cuzk_g16_vk *vk);
+void cuzk_g16_pvk_free(cuzk_g16_pvk *pvk);
+
+/* inputs: the n_ic - 1 public inputs without ONE (EINVAL for another count). *ok tells the
+ * verdict; an error code means the check could not run. */
+cuzk_g16_err cuzk_g16_verify(bool *ok, const cuzk_g16_pvk *pvk, const cuzk_g16_proof *proof,
+                             const cuzk_fr *inputs, size_t n_inputs);
+/* n proofs, inputs[j] for proof j (each n_inputs long), checked together with random 128-bit
+ * weights from the OS CSPRNG (groth16.md §5.3). One proof falls back to cuzk_g16_verify. */
+cuzk_g16_err cuzk_g16_verify_batch(bool *ok, const cuzk_g16_pvk *pvk, const cuzk_g16_proof *proofs,
+                                   const cuzk_fr *const *inputs, size_t n_inputs, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
