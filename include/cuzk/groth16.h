@@ -38,8 +38,8 @@ typedef enum {
   CUZK_G16_EUNCONSTRAINED, /* generator: an aux variable occurs in no constraint */
   CUZK_G16_ESHAPE,         /* batch circuits differ in shape, or the domain exceeds 2^27 */
   CUZK_G16_ESYNTH,         /* the constraint system holds an error or is in the wrong mode */
-  CUZK_G16_EIDENTITY,      /* delta_g1 or delta_g2 is the identity (bellperson UnexpectedIdentity) */
-  CUZK_G16_ERANDOM,        /* the OS random source failed */
+  CUZK_G16_EIDENTITY, /* delta_g1 or delta_g2 is the identity (bellperson UnexpectedIdentity) */
+  CUZK_G16_ERANDOM,   /* the OS random source failed */
 } cuzk_g16_err;
 
 const char *cuzk_g16_strerror(cuzk_g16_err e);
@@ -48,8 +48,8 @@ const char *cuzk_g16_strerror(cuzk_g16_err e);
 typedef struct {
   cuzk_g1_affine alpha_g1, beta_g1, delta_g1;
   cuzk_g2_affine beta_g2, gamma_g2, delta_g2;
-  size_t n_ic;         /* public inputs including ONE */
-  cuzk_g1_affine *ic;  /* n_ic points */
+  size_t n_ic;        /* public inputs including ONE */
+  cuzk_g1_affine *ic; /* n_ic points */
 } cuzk_g16_vk;
 
 typedef struct {
@@ -63,7 +63,8 @@ typedef struct {
 void cuzk_g16_vk_free(cuzk_g16_vk *vk);
 void cuzk_g16_params_free(cuzk_g16_params *p);
 
-/* ---- files (groth16.md §2.1-2.2) -------------------------------------------------------------- */
+/* ---- files (groth16.md §2.1-2.2) --------------------------------------------------------------
+ */
 typedef struct {
   /* Subgroup-check the big vectors (h, l, a, b_g1, b_g2) too; the VK part is always fully checked.
    * On-curve checks and the identity rejection always run. */
@@ -91,14 +92,14 @@ cuzk_g16_err cuzk_g16_vk_read_file(cuzk_g16_vk **out, const char *path, cuzk_g16
 /* Serialized sizes and writers (uncompressed points, u32 big-endian lengths). */
 size_t cuzk_g16_vk_size(const cuzk_g16_vk *vk);
 size_t cuzk_g16_params_size(const cuzk_g16_params *p);
-void cuzk_g16_vk_write(uint8_t *out, const cuzk_g16_vk *vk);         /* vk_size bytes */
-void cuzk_g16_params_write(uint8_t *out, const cuzk_g16_params *p);  /* params_size bytes */
+void cuzk_g16_vk_write(uint8_t *out, const cuzk_g16_vk *vk);        /* vk_size bytes */
+void cuzk_g16_params_write(uint8_t *out, const cuzk_g16_params *p); /* params_size bytes */
 cuzk_g16_err cuzk_g16_vk_write_file(const cuzk_g16_vk *vk, const char *path);
 cuzk_g16_err cuzk_g16_params_write_file(const cuzk_g16_params *p, const char *path);
 
 /* The circuit facts a parameter set must agree with (groth16.md §13 step 2). */
 typedef struct {
-  size_t num_inputs;      /* ONE included */
+  size_t num_inputs; /* ONE included */
   size_t num_aux;
   size_t num_constraints; /* including the per-input constraints */
   size_t a_aux_density, b_input_density, b_aux_density;
@@ -120,7 +121,8 @@ cuzk_g16_err cuzk_g16_params_check_shape(const cuzk_g16_params *p, const cuzk_g1
 cuzk_g16_err cuzk_g16_cache_id(char *out, size_t len, const char *prefix, const char *identifier);
 cuzk_g16_err cuzk_g16_file_name(char *out, size_t len, const char *cache_id, const char *ext);
 
-/* ---- proofs (groth16.md §2.3) ----------------------------------------------------------------- */
+/* ---- proofs (groth16.md §2.3) -----------------------------------------------------------------
+ */
 typedef struct {
   cuzk_g1_affine a;
   cuzk_g2_affine b;
@@ -134,7 +136,8 @@ cuzk_g16_err cuzk_g16_proof_read(cuzk_g16_proof *p, const uint8_t in[CUZK_G16_PR
 /* Exactly n proofs in len = 192 n bytes (ECOUNT otherwise), partition order. */
 cuzk_g16_err cuzk_g16_proofs_read(cuzk_g16_proof *p, size_t n, const uint8_t *in, size_t len);
 
-/* ---- test-parameter generator (groth16.md §6) ---------------------------------------------------- */
+/* ---- test-parameter generator (groth16.md §6)
+ * ---------------------------------------------------- */
 /*
  * FOR TESTS AND LOCAL DEVELOPMENT ONLY: the toxic waste is derived from the seed, so anyone with
  * the seed can forge proofs. cs holds the circuit synthesized in RECORD mode (not finished);
@@ -144,9 +147,10 @@ cuzk_g16_err cuzk_g16_proofs_read(cuzk_g16_proof *p, size_t n, const uint8_t *in
 cuzk_g16_err cuzk_g16_generate(cuzk_g16_params **out, cuzk_cs *cs, const uint8_t seed[32],
                                cuzk_pool *pool, unsigned max_workers);
 
-/* ---- prover (groth16.md §4) ------------------------------------------------------------------- */
+/* ---- prover (groth16.md §4) -------------------------------------------------------------------
+ */
 typedef struct {
-  double h_s;          /* iNTT, coset NTT, quotient, inverse coset NTT */
+  double h_s; /* iNTT, coset NTT, quotient, inverse coset NTT */
   double msm_h_s, msm_l_s, msm_a_s, msm_b1_s, msm_b2_s;
   double assembly_s;
   double total_s;
@@ -169,7 +173,8 @@ cuzk_g16_err cuzk_g16_prove(cuzk_g16_proof *proofs, cuzk_cs *const *cs, size_t n
                             const cuzk_g16_params *params, const cuzk_g16_prove_opts *opts,
                             cuzk_g16_timings *timings);
 
-/* ---- verifier (groth16.md §5) ------------------------------------------------------------------ */
+/* ---- verifier (groth16.md §5) ------------------------------------------------------------------
+ */
 typedef struct cuzk_g16_pvk cuzk_g16_pvk;
 
 cuzk_g16_err cuzk_g16_pvk_prepare(cuzk_g16_pvk **out, const cuzk_g16_vk *vk);

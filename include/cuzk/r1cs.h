@@ -47,6 +47,7 @@ typedef enum {
   CUZK_R1CS_ETOOBIG,   /* more than 2^31 variables of a kind or 2^32 - 1 nonzeros in a matrix */
   CUZK_R1CS_EFINISHED, /* alloc/enforce after cuzk_cs_finish */
   CUZK_R1CS_EMODE,     /* the operation needs another mode */
+  CUZK_R1CS_EIO,       /* writing a file failed */
 } cuzk_r1cs_err;
 
 const char *cuzk_r1cs_strerror(cuzk_r1cs_err e);
@@ -265,6 +266,18 @@ typedef struct {
 cuzk_r1cs_err cuzk_cs_is_satisfied(cuzk_cs *cs, cuzk_cs_check *out);
 /* CHECK: the full name of constraint i ("" if out of range); buf gets at most len bytes. */
 void cuzk_cs_constraint_name(const cuzk_cs *cs, size_t i, char *buf, size_t len);
+
+/* ---- iden3 interoperability (snarkjs) ------------------------------------------------------ */
+/*
+ * The circuit as an iden3 `.r1cs` file (version 1) and a witness as a `.wtns` file (version 2),
+ * curve bls12-381: field size 32, prime r, values canonical little-endian. Wires are z =
+ * [inputs..., aux...]: wire 0 is ONE, inputs 1.. are snarkjs's public inputs (no outputs, no
+ * private inputs), aux are internal wires; labels are the wire numbers. The .r1cs file needs a
+ * finished RECORD/CHECK system (its rows are exactly ours, in order).
+ */
+cuzk_r1cs_err cuzk_cs_write_iden3_r1cs(const cuzk_cs *cs, const char *path);
+cuzk_r1cs_err cuzk_write_iden3_wtns(const char *path, const cuzk_fr *inputs, size_t n_inputs,
+                                    const cuzk_fr *aux, size_t n_aux);
 
 #ifdef __cplusplus
 }

@@ -12,4 +12,8 @@ cuzk_g16_params *g16_params_alloc(size_t n_ic, size_t n_h, size_t n_l, size_t n_
                                   size_t n_b2);
 cuzk_g16_vk *g16_vk_alloc(size_t n_ic);
 
+/* A point decoder's error as ours (errors.c): encoding and curve errors are EPOINT, a point
+ * outside the subgroup ESUBGROUP. */
+cuzk_g16_err g16_from_ec(cuzk_ec_err e);
+
 #endif

@@ -370,6 +370,7 @@ const char *cuzk_r1cs_strerror(cuzk_r1cs_err e) {
   case CUZK_R1CS_ETOOBIG: return "circuit too large (2^31 variables or 2^32 nonzeros per matrix)";
   case CUZK_R1CS_EFINISHED: return "constraint system already finished";
   case CUZK_R1CS_EMODE: return "operation not available in this constraint-system mode";
+  case CUZK_R1CS_EIO: return "writing the file failed";
   }
   return "unknown r1cs error";
 }

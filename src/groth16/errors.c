@@ -1,0 +1,35 @@
+/* Error strings of the Groth16 layer. */
+#include "groth16/g16_internal.h"
+
+const char *cuzk_g16_strerror(cuzk_g16_err e) {
+  switch (e) {
+  case CUZK_G16_OK: return "success";
+  case CUZK_G16_EINVAL: return "invalid argument";
+  case CUZK_G16_ENOMEM: return "out of memory";
+  case CUZK_G16_EIO: return "opening, mapping, reading or writing a file failed";
+  case CUZK_G16_ETRUNCATED: return "data ends inside a vector or point";
+  case CUZK_G16_ETRAILING: return "bytes after the last vector";
+  case CUZK_G16_ECOUNT: return "vector length impossible or not matching the circuit";
+  case CUZK_G16_EPOINT: return "bad point encoding (flags, coordinate >= p, or not on the curve)";
+  case CUZK_G16_ESUBGROUP: return "point outside the prime-order subgroup";
+  case CUZK_G16_EINFINITY: return "point at infinity where the format forbids it";
+  case CUZK_G16_EUNCONSTRAINED: return "an aux variable occurs in no constraint";
+  case CUZK_G16_ESHAPE: return "circuits differ in shape, or the domain exceeds 2^27";
+  case CUZK_G16_ESYNTH: return "constraint system holds an error or is in the wrong mode";
+  case CUZK_G16_EIDENTITY: return "delta_g1 or delta_g2 is the identity";
+  case CUZK_G16_ERANDOM: return "the OS random source failed";
+  }
+  return "unknown groth16 error";
+}
+
+cuzk_g16_err g16_from_ec(cuzk_ec_err e) {
+  switch (e) {
+  case CUZK_EC_OK: return CUZK_G16_OK;
+  case CUZK_EC_NOT_IN_SUBGROUP: return CUZK_G16_ESUBGROUP;
+  case CUZK_EC_BAD_FLAGS:
+  case CUZK_EC_BAD_INFINITY:
+  case CUZK_EC_NON_CANONICAL:
+  case CUZK_EC_NOT_ON_CURVE: return CUZK_G16_EPOINT;
+  }
+  return CUZK_G16_EPOINT;
+}

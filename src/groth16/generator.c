@@ -1,0 +1,318 @@
+/*
+ * Test-parameter generator (groth16.md §6, bellperson generator.rs) with the standard generators
+ * g1, g2 and toxic waste derived from a seed. FOR TESTS ONLY: the seed reveals the trapdoor.
+ *
+ * Every scalar multiplication has a fixed base (g1 or g2): a table of d·256^w·g for the 32
+ * byte-windows w and digits d = 1..255 turns each into at most 32 mixed additions, and chunks of
+ * results are normalized to affine with one inversion (Montgomery's trick).
+ */
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuzk/ntt.h"
+#include "cuzk/sha256.h"
+#include "groth16/g16_internal.h"
+
+#define FB_CHUNK 256 /* results normalized together */
+
+/* ---- fixed-base tables ----------------------------------------------------------------------- */
+/* The window width c (4..12 bits) minimizing table size plus additions for n multiplications. */
+static unsigned fb_width(size_t n) {
+  unsigned best = 4;
+  double best_cost = 0;
+  for (unsigned c = 4; c <= 12; c++) {
+    double windows = (double)((255 + c - 1) / c);
+    double cost = windows * ((double)((1u << c) - 1) + (double)n);
+    if (c == 4 || cost < best_cost) {
+      best = c;
+      best_cost = cost;
+    }
+  }
+  return best;
+}
+
+/* Window w (bits w·c .. w·c + c - 1) of a canonical 255-bit scalar. */
+static unsigned fb_digit(const uint64_t x[4], unsigned c, unsigned w) {
+  unsigned bit = w * c, limb = bit / 64, off = bit % 64;
+  uint64_t v = x[limb] >> off;
+  if (off + c > 64 && limb + 1 < 4) v |= x[limb + 1] << (64 - off);
+  return (unsigned)v & ((1u << c) - 1);
+}
+
+/* t[w·(2^c - 1) + d - 1] = d·2^(c·w)·base (affine), for the windows w covering 255 bits. */
+#define FB_DEFINE(G, AFF, JAC)                                                       \
+  typedef struct {                                                                   \
+    AFF *t;                                                                          \
+    unsigned c, windows;                                                             \
+    size_t digits;                                                                   \
+    JAC *bases; /* 2^(c·w)·base, while building */                                 \
+    atomic_bool failed;                                                              \
+  } G##_fb;                                                                          \
+                                                                                     \
+  static void G##_fb_build_range(void *ctx, size_t begin, size_t end) {              \
+    G##_fb *f = ctx;                                                                 \
+    JAC *row = malloc(f->digits * sizeof *row);                                      \
+    if (!row) {                                                                      \
+      atomic_store(&f->failed, true);                                                \
+      return;                                                                        \
+    }                                                                                \
+    for (size_t w = begin; w < end; w++) {                                           \
+      row[0] = f->bases[w];                                                          \
+      for (size_t d = 1; d < f->digits; d++)                                         \
+        cuzk_##G##_add(&row[d], &row[d - 1], &f->bases[w]);                          \
+      cuzk_##G##_batch_to_affine(f->t + w * f->digits, row, f->digits);              \
+    }                                                                                \
+    free(row);                                                                       \
+  }                                                                                  \
+                                                                                     \
+  static bool G##_fb_build(G##_fb *f, const JAC *base, size_t n, cuzk_pool *pool,    \
+                           unsigned max_workers) {                                   \
+    f->c = fb_width(n);                                                              \
+    f->windows = (255 + f->c - 1) / f->c;                                            \
+    f->digits = ((size_t)1 << f->c) - 1;                                             \
+    f->t = malloc(f->windows * f->digits * sizeof *f->t);                            \
+    f->bases = malloc(f->windows * sizeof *f->bases);                                \
+    atomic_init(&f->failed, false);                                                  \
+    if (!f->t || !f->bases) {                                                        \
+      free(f->bases);                                                                \
+      return false;                                                                  \
+    }                                                                                \
+    f->bases[0] = *base;                                                             \
+    for (unsigned w = 1; w < f->windows; w++) {                                      \
+      f->bases[w] = f->bases[w - 1];                                                 \
+      for (unsigned i = 0; i < f->c; i++)                                            \
+        cuzk_##G##_dbl(&f->bases[w], &f->bases[w]);                                  \
+    }                                                                                \
+    cuzk_parallel_for(pool, f->windows, 1, G##_fb_build_range, f, max_workers);      \
+    free(f->bases);                                                                  \
+    f->bases = NULL;                                                                 \
+    return !atomic_load(&f->failed);                                                 \
+  }                                                                                  \
+                                                                                     \
+  static void G##_fb_mul(JAC *r, const G##_fb *f, const cuzk_fr *k) {                \
+    uint64_t x[4];                                                                   \
+    cuzk_fr_to_canonical(x, k);                                                      \
+    cuzk_##G##_set_infinity(r);                                                      \
+    for (unsigned w = 0; w < f->windows; w++) {                                      \
+      unsigned d = fb_digit(x, f->c, w);                                             \
+      if (d) cuzk_##G##_add_affine(r, r, &f->t[w * f->digits + d - 1]);              \
+    }                                                                                \
+  }                                                                                  \
+                                                                                     \
+  typedef struct {                                                                   \
+    const G##_fb *f;                                                                 \
+    const cuzk_fr *k;                                                                \
+    AFF *out;                                                                        \
+    atomic_bool failed;                                                              \
+  } G##_fb_job;                                                                      \
+                                                                                     \
+  static void G##_fb_range(void *ctx, size_t begin, size_t end) {                    \
+    G##_fb_job *j = ctx;                                                             \
+    JAC *tmp = malloc(FB_CHUNK * sizeof *tmp);                                       \
+    if (!tmp) {                                                                      \
+      atomic_store(&j->failed, true);                                                \
+      return;                                                                        \
+    }                                                                                \
+    for (size_t i = begin; i < end; i += FB_CHUNK) {                                 \
+      size_t n = end - i < FB_CHUNK ? end - i : FB_CHUNK;                            \
+      for (size_t q = 0; q < n; q++)                                                 \
+        G##_fb_mul(&tmp[q], j->f, &j->k[i + q]);                                     \
+      cuzk_##G##_batch_to_affine(&j->out[i], tmp, n);                                \
+    }                                                                                \
+    free(tmp);                                                                       \
+  }                                                                                  \
+                                                                                     \
+  /* out[i] = k[i]·base for i < n; false if out of memory. */                       \
+  static bool G##_fb_mul_many(AFF *out, const G##_fb *f, const cuzk_fr *k, size_t n, \
+                              cuzk_pool *pool, unsigned max_workers) {               \
+    if (!n) return true;                                                             \
+    G##_fb_job j = {.f = f, .k = k, .out = out};                                     \
+    atomic_init(&j.failed, false);                                                   \
+    cuzk_parallel_for(pool, n, 4 * FB_CHUNK, G##_fb_range, &j, max_workers);         \
+    return !atomic_load(&j.failed);                                                  \
+  }
+
+FB_DEFINE(g1, cuzk_g1_affine, cuzk_g1)
+FB_DEFINE(g2, cuzk_g2_affine, cuzk_g2)
+
+/* ---- toxic waste ----------------------------------------------------------------------------- */
+/* A nonzero Fr from SHA-256(seed ‖ label ‖ counter): 255 bits, rejection sampling. */
+static void derive_fr(cuzk_fr *r, const uint8_t seed[32], const char *label, uint32_t *counter) {
+  for (;;) {
+    uint8_t ctr[4] = {(uint8_t)*counter, (uint8_t)(*counter >> 8), (uint8_t)(*counter >> 16),
+                      (uint8_t)(*counter >> 24)};
+    (*counter)++;
+    cuzk_sha256_ctx ctx;
+    uint8_t d[32];
+    cuzk_sha256_init(&ctx);
+    cuzk_sha256_update(&ctx, "cuzk-g16-testgen", 16);
+    cuzk_sha256_update(&ctx, seed, 32);
+    cuzk_sha256_update(&ctx, label, strlen(label));
+    cuzk_sha256_update(&ctx, ctr, sizeof ctr);
+    cuzk_sha256_final(&ctx, d);
+    d[31] &= 0x7f;
+    if (cuzk_fr_from_bytes(r, d) && !cuzk_fr_is_zero(r)) return;
+  }
+}
+
+/* ---- the generator --------------------------------------------------------------------------- */
+typedef struct {
+  cuzk_fr *powers, *at, *bt, *ct, *ext, *sa, *sb;
+  g1_fb t1;
+  g2_fb t2;
+} gen_scratch;
+
+static void scratch_free(gen_scratch *s) {
+  cuzk_buffer_put(s->powers);
+  free(s->at);
+  free(s->bt);
+  free(s->ct);
+  free(s->ext);
+  free(s->sa);
+  free(s->sb);
+  free(s->t1.t);
+  free(s->t2.t);
+}
+
+/* X[col] += val·lag[row] over the matrix. */
+static void eval_matrix(cuzk_fr *x, const cuzk_csr *m, const cuzk_fr *lag) {
+  for (size_t row = 0; row < m->rows; row++) {
+    for (uint32_t k = m->row_ptr[row]; k < m->row_ptr[row + 1]; k++) {
+      cuzk_fr t;
+      cuzk_fr_mul(&t, &m->vals[k], &lag[row]);
+      cuzk_fr_add(&x[m->cols[k]], &x[m->cols[k]], &t);
+    }
+  }
+}
+
+cuzk_g16_err cuzk_g16_generate(cuzk_g16_params **out, cuzk_cs *cs, const uint8_t seed[32],
+                               cuzk_pool *pool, unsigned max_workers) {
+  if (!out || !cs || !seed) return CUZK_G16_EINVAL;
+  *out = NULL;
+  cuzk_cs_mode mode = cuzk_cs_mode_of(cs);
+  if ((mode != CUZK_CS_RECORD && mode != CUZK_CS_CHECK) || cuzk_cs_error(cs) != CUZK_R1CS_OK)
+    return CUZK_G16_ESYNTH;
+  cuzk_cs_enforce_input_constraints(cs);
+  if (cuzk_cs_finish(cs) != CUZK_R1CS_OK || cuzk_cs_error(cs) != CUZK_R1CS_OK)
+    return CUZK_G16_ESYNTH;
+  cuzk_csr mat[3];
+  for (int i = 0; i < 3; i++)
+    if (cuzk_cs_matrix(cs, i, &mat[i]) != CUZK_R1CS_OK) return CUZK_G16_ESYNTH;
+
+  const size_t n_in = cuzk_cs_num_inputs(cs), n_aux = cuzk_cs_num_aux(cs);
+  const size_t n_vars = n_in + n_aux, n = cuzk_cs_num_constraints(cs);
+  if (n > ((size_t)1 << CUZK_NTT_MAX_LG)) return CUZK_G16_ESHAPE;
+  size_t m = 1; /* cuzk_g16_domain_size(n), kept local to the layer's own file */
+  while (m < n)
+    m <<= 1;
+
+  /* Toxic waste; tau outside the domain (tau^m != 1) so that Z(tau) != 0. */
+  uint32_t ctr = 0;
+  cuzk_fr alpha, beta, gamma, delta, tau, gamma_inv, delta_inv, tau_m, coeff_h;
+  derive_fr(&alpha, seed, "alpha", &ctr);
+  derive_fr(&beta, seed, "beta", &ctr);
+  derive_fr(&gamma, seed, "gamma", &ctr);
+  derive_fr(&delta, seed, "delta", &ctr);
+  for (;;) {
+    derive_fr(&tau, seed, "tau", &ctr);
+    uint64_t e = m;
+    cuzk_fr_pow(&tau_m, &tau, &e, 1);
+    if (!cuzk_fr_is_one(&tau_m)) break;
+  }
+  cuzk_fr_inv(&gamma_inv, &gamma);
+  cuzk_fr_inv(&delta_inv, &delta);
+  cuzk_fr_sub(&coeff_h, &tau_m, &cuzk_fr_one);
+  cuzk_fr_mul(&coeff_h, &coeff_h, &delta_inv);
+
+  gen_scratch s = {0};
+  cuzk_g16_err err = CUZK_G16_ENOMEM;
+  cuzk_g16_params *p = NULL;
+  s.powers = cuzk_buffer_get(m * sizeof(cuzk_fr));
+  s.at = calloc(n_vars, sizeof(cuzk_fr));
+  s.bt = calloc(n_vars, sizeof(cuzk_fr));
+  s.ct = calloc(n_vars, sizeof(cuzk_fr));
+  s.ext = malloc(n_vars * sizeof(cuzk_fr));
+  if (!s.powers || !s.at || !s.bt || !s.ct || !s.ext) goto done;
+
+  /* lag[j] = L_j(tau) = iNTT(powers of tau)[j]; the Lagrange values live in ext for now. */
+  s.powers[0] = cuzk_fr_one;
+  for (size_t i = 1; i < m; i++)
+    cuzk_fr_mul(&s.powers[i], &s.powers[i - 1], &tau);
+  cuzk_fr *lag = cuzk_buffer_get(m * sizeof(cuzk_fr));
+  if (!lag) goto done;
+  memcpy(lag, s.powers, m * sizeof(cuzk_fr));
+  if (cuzk_ntt_inverse(lag, m, pool, max_workers) != CUZK_NTT_OK) {
+    cuzk_buffer_put(lag);
+    goto done;
+  }
+  eval_matrix(s.at, &mat[0], lag);
+  eval_matrix(s.bt, &mat[1], lag);
+  eval_matrix(s.ct, &mat[2], lag);
+  cuzk_buffer_put(lag);
+
+  /* ext = (beta·at + alpha·bt + ct)·inv; an aux variable with ext = 0 is unconstrained. */
+  size_t n_a = 0, n_b = 0;
+  for (size_t v = 0; v < n_vars; v++) {
+    cuzk_fr t, u;
+    cuzk_fr_mul(&t, &beta, &s.at[v]);
+    cuzk_fr_mul(&u, &alpha, &s.bt[v]);
+    cuzk_fr_add(&t, &t, &u);
+    cuzk_fr_add(&t, &t, &s.ct[v]);
+    cuzk_fr_mul(&s.ext[v], &t, v < n_in ? &gamma_inv : &delta_inv);
+    if (v >= n_in && cuzk_fr_is_zero(&s.ext[v])) {
+      err = CUZK_G16_EUNCONSTRAINED;
+      goto done;
+    }
+    n_a += !cuzk_fr_is_zero(&s.at[v]);
+    n_b += !cuzk_fr_is_zero(&s.bt[v]);
+  }
+  /* The a and b queries: identities (zero evaluations) removed, inputs first. */
+  s.sa = malloc((n_a ? n_a : 1) * sizeof(cuzk_fr));
+  s.sb = malloc((n_b ? n_b : 1) * sizeof(cuzk_fr));
+  if (!s.sa || !s.sb) goto done;
+  for (size_t v = 0, ia = 0, ib = 0; v < n_vars; v++) {
+    if (!cuzk_fr_is_zero(&s.at[v])) s.sa[ia++] = s.at[v];
+    if (!cuzk_fr_is_zero(&s.bt[v])) s.sb[ib++] = s.bt[v];
+  }
+  /* h scalars: tau^i·(tau^m - 1)/delta, i < m - 1 (in place over the powers). */
+  for (size_t i = 0; i + 1 < m; i++)
+    cuzk_fr_mul(&s.powers[i], &s.powers[i], &coeff_h);
+
+  p = g16_params_alloc(n_in, m - 1, n_aux, n_a, n_b, n_b);
+  cuzk_g1 g1;
+  cuzk_g2 g2;
+  cuzk_g1_generator(&g1);
+  cuzk_g2_generator(&g2);
+  if (!p || !g1_fb_build(&s.t1, &g1, n_vars + n_a + n_b + m, pool, max_workers) ||
+      !g2_fb_build(&s.t2, &g2, n_b + 3, pool, max_workers))
+    goto done;
+
+  /* The verifying key. */
+  cuzk_fr vk1[3] = {alpha, beta, delta}, vk2[3] = {beta, gamma, delta};
+  cuzk_g1_affine r1[3];
+  cuzk_g2_affine r2[3];
+  if (!g1_fb_mul_many(r1, &s.t1, vk1, 3, NULL, 1) || !g2_fb_mul_many(r2, &s.t2, vk2, 3, NULL, 1))
+    goto done;
+  p->vk.alpha_g1 = r1[0];
+  p->vk.beta_g1 = r1[1];
+  p->vk.delta_g1 = r1[2];
+  p->vk.beta_g2 = r2[0];
+  p->vk.gamma_g2 = r2[1];
+  p->vk.delta_g2 = r2[2];
+
+  if (!g1_fb_mul_many(p->vk.ic, &s.t1, s.ext, n_in, pool, max_workers) ||
+      !g1_fb_mul_many(p->l, &s.t1, s.ext + n_in, n_aux, pool, max_workers) ||
+      !g1_fb_mul_many(p->h, &s.t1, s.powers, m - 1, pool, max_workers) ||
+      !g1_fb_mul_many(p->a, &s.t1, s.sa, n_a, pool, max_workers) ||
+      !g1_fb_mul_many(p->b_g1, &s.t1, s.sb, n_b, pool, max_workers) ||
+      !g2_fb_mul_many(p->b_g2, &s.t2, s.sb, n_b, pool, max_workers))
+    goto done;
+  *out = p;
+  p = NULL;
+  err = CUZK_G16_OK;
+done:
+  cuzk_g16_params_free(p);
+  scratch_free(&s);
+  return err;
+}
