@@ -1,6 +1,7 @@
 /* Groth16 files and encodings: .params/.vk round trips, every reader error with its location,
  * subgroup and identity rules, a mutation fuzz loop, proofs, Filecoin file names, shapes. */
 #define _GNU_SOURCE /* mkdtemp */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -618,6 +619,27 @@ static void test_naming(void) {
   CHECK(cuzk_g16_file_name(name, 13, "abc", "meta") == CUZK_G16_OK &&
         !strcmp(name, "v28-abc.meta"));
   CHECK(cuzk_g16_file_name(name, 13, "abcd", "meta") == CUZK_G16_EINVAL && name[0] == 0);
+  /* .meta: exactly rust-fil-proofs' JSON, plus the test-parameter note when asked */
+  char meta[] = "/tmp/cuzk-meta-XXXXXX";
+  int fd = mkstemp(meta);
+  CHECK(fd >= 0);
+  if (fd >= 0) {
+    close(fd);
+    char buf[512] = {0};
+    CHECK(cuzk_g16_meta_write_file(meta, 34359738368ULL, false) == CUZK_G16_OK);
+    FILE *f = fopen(meta, "r");
+    size_t got = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+    if (f) fclose(f);
+    CHECK(got == strlen(buf) && !strcmp(buf, "{\"sector_size\":34359738368}"));
+    CHECK(cuzk_g16_meta_write_file(meta, 2048, true) == CUZK_G16_OK);
+    memset(buf, 0, sizeof buf);
+    f = fopen(meta, "r");
+    got = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+    if (f) fclose(f);
+    CHECK(!strncmp(buf, "{\"sector_size\":2048,\"cuzk_note\":\"TEST PARAMETERS", 48) &&
+          buf[got - 1] == '}');
+    unlink(meta);
+  }
 }
 
 static void test_shape(void) {

@@ -120,6 +120,9 @@ cuzk_g16_err cuzk_g16_params_check_shape(const cuzk_g16_params *p, const cuzk_g1
 #define CUZK_G16_PARAMS_VERSION 28
 cuzk_g16_err cuzk_g16_cache_id(char *out, size_t len, const char *prefix, const char *identifier);
 cuzk_g16_err cuzk_g16_file_name(char *out, size_t len, const char *cache_id, const char *ext);
+/* The ".meta" file: {"sector_size":N} as rust-fil-proofs writes it; test_params adds a
+ * "cuzk_note" field saying the parameters come from the test generator (serde ignores it). */
+cuzk_g16_err cuzk_g16_meta_write_file(const char *path, uint64_t sector_size, bool test_params);
 
 /* ---- proofs (groth16.md §2.3) -----------------------------------------------------------------
  */

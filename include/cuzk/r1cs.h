@@ -142,6 +142,12 @@ static inline void cuzk_lc_init(cuzk_lc *lc, cuzk_cs *cs) {
   lc->spill = NULL;
   lc->has_one = false;
 }
+/* The three sides of a constraint, empty. */
+static inline void cuzk_lc_init3(cuzk_lc *a, cuzk_lc *b, cuzk_lc *c, cuzk_cs *cs) {
+  cuzk_lc_init(a, cs);
+  cuzk_lc_init(b, cs);
+  cuzk_lc_init(c, cs);
+}
 static inline bool cuzk_lc_active(const cuzk_lc *lc) { return lc->cs != NULL; }
 static inline uint32_t *cuzk_lc_vars(cuzk_lc *lc) {
   return lc->spill ? lc->spill->vars : lc->ivars;

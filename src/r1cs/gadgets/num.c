@@ -40,7 +40,8 @@ void cuzk_num_to_bits_le(cuzk_cs *cs, cuzk_bool out[255], const cuzk_num *x) {
   cuzk_cs_enforce(cs, "unpacking constraint", NULL, NULL, &c);
 }
 
-cuzk_num cuzk_num_mul(cuzk_cs *cs, const cuzk_num *a, const cuzk_num *b) {
+/* r = a b: alloc r; (a ; b ; r). Squaring is the same constraint with b = a. */
+static cuzk_num product(cuzk_cs *cs, const char *name, const cuzk_num *a, const cuzk_num *b) {
   cuzk_num r;
   bool hv = cuzk_cs_has_values(cs);
   if (hv)
@@ -49,31 +50,18 @@ cuzk_num cuzk_num_mul(cuzk_cs *cs, const cuzk_num *a, const cuzk_num *b) {
     r.value = cuzk_fr_zero;
   r.var = cuzk_cs_alloc(cs, hv ? &r.value : NULL);
   cuzk_lc la, lb, lc;
-  cuzk_lc_init(&la, cs);
-  cuzk_lc_init(&lb, cs);
-  cuzk_lc_init(&lc, cs);
+  cuzk_lc_init3(&la, &lb, &lc, cs);
   cuzk_lc_add(&la, a->var, NULL);
   cuzk_lc_add(&lb, b->var, NULL);
   cuzk_lc_add(&lc, r.var, NULL);
-  cuzk_cs_enforce(cs, "multiplication constraint", &la, &lb, &lc);
+  cuzk_cs_enforce(cs, name, &la, &lb, &lc);
   return r;
 }
 
+cuzk_num cuzk_num_mul(cuzk_cs *cs, const cuzk_num *a, const cuzk_num *b) {
+  return product(cs, "multiplication constraint", a, b);
+}
+
 cuzk_num cuzk_num_square(cuzk_cs *cs, const cuzk_num *a) {
-  cuzk_num r;
-  bool hv = cuzk_cs_has_values(cs);
-  if (hv)
-    cuzk_fr_sqr(&r.value, &a->value);
-  else
-    r.value = cuzk_fr_zero;
-  r.var = cuzk_cs_alloc(cs, hv ? &r.value : NULL);
-  cuzk_lc la, lb, lc;
-  cuzk_lc_init(&la, cs);
-  cuzk_lc_init(&lb, cs);
-  cuzk_lc_init(&lc, cs);
-  cuzk_lc_add(&la, a->var, NULL);
-  cuzk_lc_add(&lb, a->var, NULL);
-  cuzk_lc_add(&lc, r.var, NULL);
-  cuzk_cs_enforce(cs, "squaring constraint", &la, &lb, &lc);
-  return r;
+  return product(cs, "squaring constraint", a, a);
 }

@@ -35,12 +35,6 @@ typedef struct {
   cuzk_fr yv[MAXW]; /* ... and their values */
 } pstate;
 
-static void lc3(cuzk_cs *cs, cuzk_lc *a, cuzk_lc *b, cuzk_lc *c) {
-  cuzk_lc_init(a, cs);
-  cuzk_lc_init(b, cs);
-  cuzk_lc_init(c, cs);
-}
-
 /*
  * x^5 (+ post) of x = in + pre (pre NULL: no constant term), in three steps:
  *   l2 = x^2:           (x ; x ; l2)
@@ -61,7 +55,7 @@ static cuzk_var sbox(pstate *s, cuzk_var in, const cuzk_fr *in_val, const cuzk_f
   }
   cuzk_lc a, b, c;
   cuzk_var l2 = cuzk_cs_alloc(cs, s->hv ? &x2 : NULL);
-  lc3(cs, &a, &b, &c);
+  cuzk_lc_init3(&a, &b, &c, cs);
   cuzk_lc_add(&a, in, NULL);
   cuzk_lc_add(&b, in, NULL);
   if (pre) {
@@ -72,14 +66,14 @@ static cuzk_var sbox(pstate *s, cuzk_var in, const cuzk_fr *in_val, const cuzk_f
   cuzk_cs_enforce(cs, "l^2", &a, &b, &c);
 
   cuzk_var l4 = cuzk_cs_alloc(cs, s->hv ? &x4 : NULL);
-  lc3(cs, &a, &b, &c);
+  cuzk_lc_init3(&a, &b, &c, cs);
   cuzk_lc_add(&a, l2, NULL);
   cuzk_lc_add(&b, l2, NULL);
   cuzk_lc_add(&c, l4, NULL);
   cuzk_cs_enforce(cs, "l^4", &a, &b, &c);
 
   cuzk_var l5 = cuzk_cs_alloc(cs, s->hv ? out_val : NULL);
-  lc3(cs, &a, &b, &c);
+  cuzk_lc_init3(&a, &b, &c, cs);
   cuzk_lc_add(&a, in, NULL);
   if (pre) cuzk_lc_add_const(&a, pre);
   cuzk_lc_add(&b, l4, NULL);
