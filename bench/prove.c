@@ -94,6 +94,9 @@ int main(int argc, char **argv) {
       runs = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--export") && i + 1 < argc)
       export_dir = argv[++i];
+    else if (!strcmp(argv[i], "--params-io") && i + 1 < argc)
+      io_file = argv[++i];
+
     else {
       fprintf(
           stderr,
