@@ -1,0 +1,414 @@
+/* C1 output: registered-proof table, arena, construction, release and the shape check. */
+#include "porep/c1.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- errors ---- */
+
+const char *cuzk_c1_err_str(cuzk_c1_err e) {
+  switch (e) {
+  case CUZK_C1_OK: return "ok";
+  case CUZK_C1_ERR_ARG: return "invalid argument";
+  case CUZK_C1_ERR_NOMEM: return "out of memory";
+  case CUZK_C1_ERR_SYNTAX: return "JSON syntax error";
+  case CUZK_C1_ERR_TYPE: return "wrong JSON type, length or range";
+  case CUZK_C1_ERR_FIELD: return "missing, duplicate or unknown field";
+  case CUZK_C1_ERR_SHAPE: return "counts do not match the registered proof";
+  case CUZK_C1_ERR_BASE64: return "invalid base64";
+  case CUZK_C1_ERR_FORMAT: return "not a C1 document";
+  }
+  return "unknown error";
+}
+
+cuzk_c1_err cuzk_c1_fail(cuzk_c1_errbuf *err, cuzk_c1_err e, const char *fmt, ...) {
+  if (err) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+  }
+  return e;
+}
+
+/* ---- registered proofs (§2.1, §2.2) ---- */
+
+#define KiB2 2048ull
+#define MiB8 (8ull << 20)
+#define MiB512 (512ull << 20)
+#define GiB32 (32ull << 30)
+#define GiB64 (64ull << 30)
+
+/* name, variant, size, layers, partitions, challenges, tree_d depth, base levels, sub, top */
+#define SMALL(name, var, size, depth, lev) \
+  { name, var, size, 2, 1, 2, depth, lev, 0, 0 }
+#define SMALL_NI(name, var, size, depth, lev) \
+  { name, var, size, 2, 13, 2, depth, lev, 0, 0 }
+static const cuzk_c1_proof_info PROOFS[CUZK_C1_NUM_PROOFS] = {
+    SMALL("StackedDrg2KiBV1", "StackedDrg2KiBV1", KiB2, 6, 2),
+    SMALL("StackedDrg8MiBV1", "StackedDrg8MiBV1", MiB8, 18, 6),
+    SMALL("StackedDrg512MiBV1", "StackedDrg512MiBV1", MiB512, 24, 8),
+    {"StackedDrg32GiBV1", "StackedDrg32GiBV1", GiB32, 11, 10, 18, 30, 9, 8, 0},
+    {"StackedDrg64GiBV1", "StackedDrg64GiBV1", GiB64, 11, 10, 18, 31, 9, 8, 2},
+    SMALL("StackedDrg2KiBV1_1", "StackedDrg2KiBV1", KiB2, 6, 2),
+    SMALL("StackedDrg8MiBV1_1", "StackedDrg8MiBV1", MiB8, 18, 6),
+    SMALL("StackedDrg512MiBV1_1", "StackedDrg512MiBV1", MiB512, 24, 8),
+    {"StackedDrg32GiBV1_1", "StackedDrg32GiBV1", GiB32, 11, 10, 18, 30, 9, 8, 0},
+    {"StackedDrg64GiBV1_1", "StackedDrg64GiBV1", GiB64, 11, 10, 18, 31, 9, 8, 2},
+    SMALL("StackedDrg2KiBV1_1_Feat_SyntheticPoRep", "StackedDrg2KiBV1", KiB2, 6, 2),
+    SMALL("StackedDrg8MiBV1_1_Feat_SyntheticPoRep", "StackedDrg8MiBV1", MiB8, 18, 6),
+    SMALL("StackedDrg512MiBV1_1_Feat_SyntheticPoRep", "StackedDrg512MiBV1", MiB512, 24, 8),
+    {"StackedDrg32GiBV1_1_Feat_SyntheticPoRep", "StackedDrg32GiBV1", GiB32, 11, 10, 18, 30, 9, 8,
+     0},
+    {"StackedDrg64GiBV1_1_Feat_SyntheticPoRep", "StackedDrg64GiBV1", GiB64, 11, 10, 18, 31, 9, 8,
+     2},
+    SMALL_NI("StackedDrg2KiBV1_2_Feat_NonInteractivePoRep", "StackedDrg2KiBV1", KiB2, 6, 2),
+    SMALL_NI("StackedDrg8MiBV1_2_Feat_NonInteractivePoRep", "StackedDrg8MiBV1", MiB8, 18, 6),
+    SMALL_NI("StackedDrg512MiBV1_2_Feat_NonInteractivePoRep", "StackedDrg512MiBV1", MiB512, 24, 8),
+    {"StackedDrg32GiBV1_2_Feat_NonInteractivePoRep", "StackedDrg32GiBV1", GiB32, 11, 126, 18, 30, 9,
+     8, 0},
+    {"StackedDrg64GiBV1_2_Feat_NonInteractivePoRep", "StackedDrg64GiBV1", GiB64, 11, 126, 18, 31, 9,
+     8, 2},
+};
+
+static const char *const VARIANTS[CUZK_C1_NUM_VARIANTS] = {
+    "StackedDrg2KiBV1", "StackedDrg8MiBV1", "StackedDrg512MiBV1", "StackedDrg32GiBV1",
+    "StackedDrg64GiBV1"};
+
+const cuzk_c1_proof_info *cuzk_c1_proof_info_get(uint32_t id) {
+  return id < CUZK_C1_NUM_PROOFS ? &PROOFS[id] : NULL;
+}
+
+int cuzk_c1_proof_id_from_name(const char *name, size_t len) {
+  for (int i = 0; i < CUZK_C1_NUM_PROOFS; i++)
+    if (strlen(PROOFS[i].name) == len && memcmp(PROOFS[i].name, name, len) == 0) return i;
+  return -1;
+}
+
+const char *cuzk_c1_variant_name(uint32_t v) {
+  return v < CUZK_C1_NUM_VARIANTS ? VARIANTS[v] : NULL;
+}
+
+uint32_t cuzk_c1_variant_of_proof(uint32_t id) {
+  if (id >= CUZK_C1_NUM_PROOFS) return UINT32_MAX;
+  for (uint32_t v = 0; v < CUZK_C1_NUM_VARIANTS; v++)
+    if (strcmp(PROOFS[id].variant, VARIANTS[v]) == 0) return v;
+  return UINT32_MAX;
+}
+
+/* ---- arena: a list of chunks, bump allocation, freed all at once ---- */
+
+/* Chunks start small (a fuzz-sized C1 needs a few KiB) and double up to ARENA_CHUNK. */
+#define ARENA_FIRST ((size_t)8 << 10)
+#define ARENA_CHUNK ((size_t)1 << 20)
+
+typedef struct chunk {
+  struct chunk *next;
+  size_t used, size;
+  _Alignas(16) unsigned char data[];
+} chunk;
+
+struct cuzk_c1_arena {
+  chunk *head;
+  size_t next_size;
+};
+
+void *cuzk_c1_alloc(cuzk_c1 *c1, size_t bytes) {
+  if (!c1 || !c1->arena) return NULL;
+  cuzk_c1_arena *a = c1->arena;
+  if (bytes == 0) bytes = 1;
+  size_t need = (bytes + 15) & ~(size_t)15;
+  if (need < bytes || need > SIZE_MAX - sizeof(chunk)) return NULL;
+  chunk *c = a->head;
+  if (!c || c->size - c->used < need) {
+    size_t chunk_size = a->next_size ? a->next_size : ARENA_FIRST;
+    size_t size = need > chunk_size / 4 ? need : chunk_size;
+    chunk *n = malloc(sizeof(chunk) + size);
+    if (!n) return NULL;
+    n->used = 0;
+    n->size = size;
+    if (size == chunk_size && chunk_size < ARENA_CHUNK) a->next_size = chunk_size * 2;
+    if (size == need && c) { /* big block: keep the current chunk at the head for small ones */
+      n->next = c->next;
+      c->next = n;
+    } else {
+      n->next = c;
+      a->head = n;
+    }
+    c = n;
+  }
+  void *p = c->data + c->used;
+  c->used += need;
+  memset(p, 0, bytes);
+  return p;
+}
+
+cuzk_c1 *cuzk_c1_new(void) {
+  cuzk_c1 *c1 = calloc(1, sizeof *c1);
+  if (!c1) return NULL;
+  c1->arena = calloc(1, sizeof *c1->arena);
+  if (!c1->arena) {
+    free(c1);
+    return NULL;
+  }
+  return c1;
+}
+
+void cuzk_c1_free(cuzk_c1 *c1) {
+  if (!c1) return;
+  if (c1->arena) {
+    chunk *c = c1->arena->head;
+    while (c) {
+      chunk *n = c->next;
+      free(c);
+      c = n;
+    }
+    free(c1->arena);
+  }
+  free(c1);
+}
+
+/* ---- shaped construction ---- */
+
+static int alloc_b32(cuzk_c1 *c1, cuzk_c1_b32_vec *v, size_t n) {
+  v->n = n;
+  v->v = cuzk_c1_alloc(c1, n * sizeof(cuzk_c1_b32));
+  return v->v ? 0 : -1;
+}
+
+static int alloc_path(cuzk_c1 *c1, cuzk_c1_path *p, size_t levels, size_t hashes) {
+  p->n = levels;
+  p->v = cuzk_c1_alloc(c1, levels * sizeof *p->v);
+  if (!p->v) return -1;
+  for (size_t i = 0; i < levels; i++)
+    if (alloc_b32(c1, &p->v[i].hashes, hashes)) return -1;
+  return 0;
+}
+
+static int shape_tree_c_r(cuzk_c1 *c1, const cuzk_c1_proof_info *pi, cuzk_c1_merkle_proof *m) {
+  m->kind = pi->top_arity ? CUZK_C1_MP_TOP : pi->sub_arity ? CUZK_C1_MP_SUB : CUZK_C1_MP_SINGLE;
+  if (alloc_path(c1, &m->base, pi->base_levels, 7)) return -1;
+  if (pi->sub_arity && alloc_path(c1, &m->sub, 1, pi->sub_arity - 1)) return -1;
+  if (pi->top_arity && alloc_path(c1, &m->top, 1, pi->top_arity - 1)) return -1;
+  return 0;
+}
+
+static int shape_column(cuzk_c1 *c1, const cuzk_c1_proof_info *pi, cuzk_c1_column_proof *c) {
+  if (alloc_b32(c1, &c->rows, pi->layers)) return -1;
+  return shape_tree_c_r(c1, pi, &c->inclusion_proof);
+}
+
+static int shape_columns(cuzk_c1 *c1, const cuzk_c1_proof_info *pi, cuzk_c1_column_proof_vec *v,
+                         size_t n) {
+  v->n = n;
+  v->v = cuzk_c1_alloc(c1, n * sizeof *v->v);
+  if (!v->v) return -1;
+  for (size_t i = 0; i < n; i++)
+    if (shape_column(c1, pi, &v->v[i])) return -1;
+  return 0;
+}
+
+static int shape_proof(cuzk_c1 *c1, const cuzk_c1_proof_info *pi, cuzk_c1_challenge_proof *p) {
+  p->comm_d_proofs.kind = CUZK_C1_MP_SINGLE;
+  if (alloc_path(c1, &p->comm_d_proofs.base, pi->tree_d_depth, 1)) return -1;
+  if (shape_tree_c_r(c1, pi, &p->comm_r_last_proof)) return -1;
+  cuzk_c1_replica_column_proof *r = &p->replica_column_proofs;
+  if (shape_column(c1, pi, &r->c_x) || shape_columns(c1, pi, &r->drg_parents, 6) ||
+      shape_columns(c1, pi, &r->exp_parents, 8))
+    return -1;
+  p->labeling_proofs.n = pi->layers;
+  p->labeling_proofs.v = cuzk_c1_alloc(c1, pi->layers * sizeof *p->labeling_proofs.v);
+  if (!p->labeling_proofs.v) return -1;
+  for (uint32_t l = 0; l < pi->layers; l++) {
+    p->labeling_proofs.v[l].layer_index = l + 1;
+    if (alloc_b32(c1, &p->labeling_proofs.v[l].parents, 37)) return -1;
+  }
+  p->encoding_proof.layer_index = pi->layers;
+  return alloc_b32(c1, &p->encoding_proof.parents, 37);
+}
+
+cuzk_c1 *cuzk_c1_new_shaped(uint32_t id) {
+  const cuzk_c1_proof_info *pi = cuzk_c1_proof_info_get(id);
+  if (!pi) return NULL;
+  cuzk_c1 *c1 = cuzk_c1_new();
+  if (!c1) return NULL;
+  c1->registered_proof = id;
+  c1->vanilla_variant = cuzk_c1_variant_of_proof(id);
+  cuzk_c1_partition_vec *pv = &c1->vanilla_proofs;
+  pv->n = pi->partitions;
+  pv->v = cuzk_c1_alloc(c1, pv->n * sizeof *pv->v);
+  if (!pv->v) goto fail;
+  for (size_t k = 0; k < pv->n; k++) {
+    pv->v[k].n = pi->challenges;
+    pv->v[k].v = cuzk_c1_alloc(c1, pi->challenges * sizeof *pv->v[k].v);
+    if (!pv->v[k].v) goto fail;
+    for (size_t i = 0; i < pi->challenges; i++)
+      if (shape_proof(c1, pi, &pv->v[k].v[i])) goto fail;
+  }
+  return c1;
+fail:
+  cuzk_c1_free(c1);
+  return NULL;
+}
+
+/* ---- shape check ---- */
+
+typedef struct {
+  const cuzk_c1_proof_info *pi;
+  cuzk_c1_errbuf *err;
+  char path[256];
+} shape_ctx;
+
+static cuzk_c1_err shape_fail(shape_ctx *s, const char *suffix, const char *fmt, size_t want,
+                              size_t got) {
+  char what[160];
+  snprintf(what, sizeof what, fmt, want, got);
+  return cuzk_c1_fail(s->err, CUZK_C1_ERR_SHAPE, "%s%s: %s (%s)", s->path, suffix, what,
+                      s->pi->name);
+}
+
+static cuzk_c1_err check_path(shape_ctx *s, const char *name, const cuzk_c1_path *p, size_t levels,
+                              size_t arity) {
+  char suffix[64];
+  snprintf(suffix, sizeof suffix, ".%s.path", name);
+  if (p->n != levels)
+    return shape_fail(s, suffix, "expected %zu path elements, got %zu", levels, p->n);
+  for (size_t i = 0; i < levels; i++) {
+    snprintf(suffix, sizeof suffix, ".%s.path[%zu]", name, i);
+    if (p->v[i].hashes.n != arity - 1)
+      return shape_fail(s, suffix, "expected %zu hashes, got %zu", arity - 1, p->v[i].hashes.n);
+    if (p->v[i].index >= arity)
+      return shape_fail(s, suffix, "expected index < %zu, got %zu", arity, (size_t)p->v[i].index);
+  }
+  return CUZK_C1_OK;
+}
+
+static const char *const MP_NAMES[3] = {"Single", "Sub", "Top"};
+
+/* s->path ends at the MerkleProof; `d` selects the tree_d shape. */
+static cuzk_c1_err check_mp(shape_ctx *s, const cuzk_c1_merkle_proof *m, int d) {
+  const cuzk_c1_proof_info *pi = s->pi;
+  uint32_t want = d               ? CUZK_C1_MP_SINGLE
+                  : pi->top_arity ? CUZK_C1_MP_TOP
+                  : pi->sub_arity ? CUZK_C1_MP_SUB
+                                  : CUZK_C1_MP_SINGLE;
+  if (m->kind != want) {
+    return cuzk_c1_fail(s->err, CUZK_C1_ERR_SHAPE, "%s.data: expected variant %s, got %s (%s)",
+                        s->path, MP_NAMES[want], MP_NAMES[m->kind], pi->name);
+  }
+  size_t len = strlen(s->path);
+  snprintf(s->path + len, sizeof s->path - len, ".data.%s", MP_NAMES[want]);
+  cuzk_c1_err e;
+  if (d) {
+    e = check_path(s, "path", &m->base, pi->tree_d_depth, 2);
+  } else {
+    e = check_path(s, want == CUZK_C1_MP_SINGLE ? "path" : "base_proof", &m->base, pi->base_levels,
+                   8);
+    if (!e && want != CUZK_C1_MP_SINGLE) e = check_path(s, "sub_proof", &m->sub, 1, pi->sub_arity);
+    if (!e && want == CUZK_C1_MP_TOP) e = check_path(s, "top_proof", &m->top, 1, pi->top_arity);
+  }
+  s->path[len] = 0;
+  return e;
+}
+
+static cuzk_c1_err check_column(shape_ctx *s, const cuzk_c1_column_proof *c) {
+  if (c->rows.n != s->pi->layers)
+    return shape_fail(s, ".column.rows", "expected %zu rows, got %zu", s->pi->layers, c->rows.n);
+  size_t len = strlen(s->path);
+  snprintf(s->path + len, sizeof s->path - len, ".inclusion_proof");
+  cuzk_c1_err e = check_mp(s, &c->inclusion_proof, 0);
+  s->path[len] = 0;
+  return e;
+}
+
+static cuzk_c1_err check_labeling(shape_ctx *s, const cuzk_c1_labeling_proof *l, uint32_t layer) {
+  if (l->parents.n != 37)
+    return shape_fail(s, ".parents", "expected %zu parents, got %zu", 37, l->parents.n);
+  if (l->layer_index != layer)
+    return shape_fail(s, ".layer_index", "expected %zu, got %zu", layer, l->layer_index);
+  return CUZK_C1_OK;
+}
+
+static cuzk_c1_err check_proof(shape_ctx *s, const cuzk_c1_challenge_proof *p) {
+  size_t len = strlen(s->path);
+  cuzk_c1_err e = CUZK_C1_OK;
+#define SUB(...) snprintf(s->path + len, sizeof s->path - len, __VA_ARGS__)
+  SUB(".comm_d_proofs");
+  if ((e = check_mp(s, &p->comm_d_proofs, 1))) goto out;
+  SUB(".comm_r_last_proof");
+  if ((e = check_mp(s, &p->comm_r_last_proof, 0))) goto out;
+  const cuzk_c1_replica_column_proof *r = &p->replica_column_proofs;
+  SUB(".replica_column_proofs.c_x");
+  if ((e = check_column(s, &r->c_x))) goto out;
+  SUB(".replica_column_proofs");
+  if (r->drg_parents.n != 6) {
+    e = shape_fail(s, ".drg_parents", "expected %zu column proofs, got %zu", 6, r->drg_parents.n);
+    goto out;
+  }
+  if (r->exp_parents.n != 8) {
+    e = shape_fail(s, ".exp_parents", "expected %zu column proofs, got %zu", 8, r->exp_parents.n);
+    goto out;
+  }
+  for (size_t i = 0; i < 6; i++) {
+    SUB(".replica_column_proofs.drg_parents[%zu]", i);
+    if ((e = check_column(s, &r->drg_parents.v[i]))) goto out;
+  }
+  for (size_t i = 0; i < 8; i++) {
+    SUB(".replica_column_proofs.exp_parents[%zu]", i);
+    if ((e = check_column(s, &r->exp_parents.v[i]))) goto out;
+  }
+  s->path[len] = 0;
+  if (p->labeling_proofs.n != s->pi->layers) {
+    e = shape_fail(s, ".labeling_proofs", "expected %zu labeling proofs, got %zu", s->pi->layers,
+                   p->labeling_proofs.n);
+    goto out;
+  }
+  for (uint32_t l = 0; l < s->pi->layers; l++) {
+    SUB(".labeling_proofs[%u]", l);
+    if ((e = check_labeling(s, &p->labeling_proofs.v[l], l + 1))) goto out;
+  }
+  SUB(".encoding_proof");
+  e = check_labeling(s, &p->encoding_proof, s->pi->layers);
+#undef SUB
+out:
+  s->path[len] = 0;
+  return e;
+}
+
+cuzk_c1_err cuzk_c1_check_shape(const cuzk_c1 *c1, cuzk_c1_errbuf *err) {
+  if (!c1) return cuzk_c1_fail(err, CUZK_C1_ERR_ARG, "NULL C1");
+  shape_ctx s = {.pi = cuzk_c1_proof_info_get(c1->registered_proof), .err = err};
+  if (!s.pi)
+    return cuzk_c1_fail(err, CUZK_C1_ERR_SHAPE, "registered_proof: unknown id %u",
+                        c1->registered_proof);
+  uint32_t want = cuzk_c1_variant_of_proof(c1->registered_proof);
+  if (c1->vanilla_variant != want)
+    return cuzk_c1_fail(
+        err, CUZK_C1_ERR_SHAPE,
+        "vanilla_proofs: variant %s does not match registered_proof %s "
+        "(expected %s)",
+        cuzk_c1_variant_name(c1->vanilla_variant) ? cuzk_c1_variant_name(c1->vanilla_variant) : "?",
+        s.pi->name, VARIANTS[want]);
+  snprintf(s.path, sizeof s.path, "vanilla_proofs.%s", VARIANTS[want]);
+  if (c1->vanilla_proofs.n != s.pi->partitions)
+    return shape_fail(&s, "", "expected %zu partitions, got %zu", s.pi->partitions,
+                      c1->vanilla_proofs.n);
+  size_t len = strlen(s.path);
+  for (size_t k = 0; k < c1->vanilla_proofs.n; k++) {
+    const cuzk_c1_partition *part = &c1->vanilla_proofs.v[k];
+    snprintf(s.path + len, sizeof s.path - len, "[%zu]", k);
+    if (part->n != s.pi->challenges)
+      return shape_fail(&s, "", "expected %zu challenge proofs, got %zu", s.pi->challenges,
+                        part->n);
+    size_t len2 = strlen(s.path);
+    for (size_t i = 0; i < part->n; i++) {
+      snprintf(s.path + len2, sizeof s.path - len2, "[%zu]", i);
+      cuzk_c1_err e = check_proof(&s, &part->v[i]);
+      if (e) return e;
+    }
+  }
+  return CUZK_C1_OK;
+}

@@ -1,0 +1,147 @@
+/* Replica encoding, tree_c / tree_r_last as Filecoin builds them (Poseidon oct trees with sub/top
+ * compound roots, sdr-vanilla.md §7) and comm_r. Tree levels are hashed in parallel slices with
+ * cuzk_poseidon_hash_many: a level's children are contiguous, arity by arity. */
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuzk/poseidon.h"
+#include "porep/seal.h"
+
+bool cuzk_sdr_encode(uint8_t *replica, const uint8_t *key, const uint8_t *data, uint64_t n) {
+  for (uint64_t v = 0; v < n; v++) {
+    cuzk_fr k, d;
+    if (!cuzk_fr_from_bytes(&k, key + 32 * v) || !cuzk_fr_from_bytes(&d, data + 32 * v))
+      return false;
+    cuzk_fr_add(&d, &d, &k);
+    cuzk_fr_to_bytes(replica + 32 * v, &d);
+  }
+  return true;
+}
+
+bool cuzk_sdr_decode(uint8_t *data, const uint8_t *key, const uint8_t *replica, uint64_t n) {
+  for (uint64_t v = 0; v < n; v++) {
+    cuzk_fr k, r;
+    if (!cuzk_fr_from_bytes(&k, key + 32 * v) || !cuzk_fr_from_bytes(&r, replica + 32 * v))
+      return false;
+    cuzk_fr_sub(&r, &r, &k);
+    cuzk_fr_to_bytes(data + 32 * v, &r);
+  }
+  return true;
+}
+
+/* ---- one level: out[j] = Poseidon_arity(in[arity j .. arity j + arity)) ------------------- */
+typedef struct {
+  cuzk_fr *out;
+  const cuzk_fr *in;
+  const cuzk_poseidon_params *p;
+} level_job;
+
+static void level_range(void *ctx, size_t begin, size_t end) {
+  level_job *j = ctx;
+  cuzk_poseidon_hash_many(j->out + begin, j->p, &j->p->merkle_tag, j->in + j->p->arity * begin,
+                          end - begin);
+}
+
+static void hash_level(cuzk_fr *out, const cuzk_fr *in, uint64_t nout,
+                       const cuzk_poseidon_params *p, cuzk_pool *pool) {
+  level_job j = {out, in, p};
+  if (pool)
+    cuzk_parallel_for(pool, nout, 256, level_range, &j, 0);
+  else
+    level_range(&j, 0, nout);
+}
+
+void cuzk_sdr_tree_free(cuzk_sdr_tree *t) {
+  free(t->nodes);
+  t->nodes = NULL;
+}
+
+bool cuzk_sdr_tree_build(cuzk_sdr_tree *t, const cuzk_fr *leaves, uint64_t n, unsigned base_trees,
+                         unsigned sub_arity, unsigned top_arity, cuzk_pool *pool) {
+  memset(t, 0, sizeof *t);
+  /* the shapes of §2.1: 1, 2 (sub 2), 8 (sub 8), 16 (sub 8, top 2) */
+  bool shape = (base_trees == 1 && !sub_arity && !top_arity) ||
+               (base_trees == 2 && sub_arity == 2 && !top_arity) ||
+               (base_trees == 8 && sub_arity == 8 && !top_arity) ||
+               (base_trees == 16 && sub_arity == 8 && top_arity == 2);
+  if (!shape || !leaves || n % base_trees) return false;
+  uint64_t per = n / base_trees, total = 0;
+  unsigned levels = 0;
+  for (uint64_t w = per; w > 1; w /= 8) {
+    if (w % 8) return false;
+    total += w;
+    levels++;
+  }
+  if (levels == 0) return false;
+  total += 1;
+  const cuzk_poseidon_params *p8, *p2;
+  if (cuzk_poseidon_params_get(&p8, 8) || cuzk_poseidon_params_get(&p2, 2)) return false;
+  t->nodes = malloc(base_trees * total * sizeof(cuzk_fr));
+  if (!t->nodes) return false;
+  t->leaves = n;
+  t->base_trees = base_trees;
+  t->sub_arity = sub_arity;
+  t->top_arity = top_arity;
+  t->base_levels = levels;
+  t->per_tree = total;
+  cuzk_fr roots[16];
+  for (unsigned b = 0; b < base_trees; b++) {
+    cuzk_fr *lvl = t->nodes + b * total;
+    memcpy(lvl, leaves + b * per, per * sizeof(cuzk_fr));
+    for (uint64_t w = per; w > 1; w /= 8) {
+      hash_level(lvl + w, lvl, w / 8, p8, pool);
+      lvl += w;
+    }
+    roots[b] = lvl[0];
+  }
+  if (base_trees == 1) {
+    t->root = roots[0];
+  } else if (!top_arity) {
+    cuzk_poseidon_hash_many(&t->root, sub_arity == 2 ? p2 : p8,
+                            sub_arity == 2 ? &p2->merkle_tag : &p8->merkle_tag, roots, 1);
+  } else {
+    cuzk_poseidon_hash_many(t->sub_roots, p8, &p8->merkle_tag, roots, 2);
+    cuzk_poseidon_hash_many(&t->root, p2, &p2->merkle_tag, t->sub_roots, 1);
+  }
+  return true;
+}
+
+/* ---- tree_c leaves ------------------------------------------------------------------------- */
+typedef struct {
+  cuzk_fr *out;
+  const uint8_t *labels;
+  unsigned layers;
+  uint64_t n;
+  const cuzk_poseidon_params *p;
+  atomic_bool ok; /* cleared by any worker that meets a non-canonical label */
+} column_job;
+
+static void column_range(void *ctx, size_t begin, size_t end) {
+  column_job *j = ctx;
+  cuzk_fr col[CUZK_POSEIDON_MAX_ARITY];
+  for (size_t v = begin; v < end; v++) {
+    for (unsigned l = 0; l < j->layers; l++)
+      if (!cuzk_fr_from_bytes(&col[l], j->labels + ((uint64_t)l * j->n + v) * 32))
+        atomic_store(&j->ok, false);
+    cuzk_poseidon_hash_many(&j->out[v], j->p, &j->p->merkle_tag, col, 1);
+  }
+}
+
+bool cuzk_sdr_column_hashes(cuzk_fr *out, const uint8_t *labels, unsigned layers, uint64_t n,
+                            cuzk_pool *pool) {
+  column_job j = {out, labels, layers, n, NULL, true};
+  if (cuzk_poseidon_params_get(&j.p, layers) != CUZK_HASH_OK) return false;
+  if (pool)
+    cuzk_parallel_for(pool, n, 256, column_range, &j, 0);
+  else
+    column_range(&j, 0, n);
+  return atomic_load(&j.ok);
+}
+
+void cuzk_sdr_comm_r(cuzk_fr *comm_r, const cuzk_fr *comm_c, const cuzk_fr *comm_r_last) {
+  cuzk_fr in[2] = {*comm_c, *comm_r_last};
+  const cuzk_poseidon_params *p2;
+  if (cuzk_poseidon_params_get(&p2, 2) != CUZK_HASH_OK) return;
+  cuzk_poseidon_hash_many(comm_r, p2, &p2->merkle_tag, in, 1);
+}

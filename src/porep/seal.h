@@ -1,0 +1,72 @@
+/*
+ * Sealing after the graph (sdr-vanilla.md §6-§7): SDR labels of every layer, the replica
+ * encoding, Poseidon oct trees with Filecoin's compound (sub/top) roots for tree_c and
+ * tree_r_last, and comm_r. Internal header of the porep layer (to be folded into the public
+ * porep header). Domain values are 32-byte little-endian canonical Fr encodings, as on disk.
+ */
+#ifndef CUZK_POREP_SEAL_H
+#define CUZK_POREP_SEAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/field.h"
+#include "cuzk/pool.h"
+#include "porep/graph.h"
+
+/* ---- labels (sdr_labels.c, §6) ------------------------------------------------------------ */
+/* The label of node v in layer l (1-based): SHA-256 of replica_id, (l BE32, v BE64, 20 zero
+ * bytes) and, for v >= 1, the 37 parent labels of §6 (base parents from cur, expanders from prev),
+ * truncated to 254 bits. cur holds layer l's labels of nodes < v; prev layer l-1 (NULL for l = 1).
+ */
+void cuzk_sdr_label(uint8_t out[32], const uint8_t replica_id[32], unsigned layer, uint64_t v,
+                    const uint32_t parents[CUZK_SDR_DEGREE], const uint8_t *cur,
+                    const uint8_t *prev);
+
+/* All layers: labels[(l-1) N 32 + 32 v] for l = 1..layers. parents holds the 14 parents of every
+ * node (the parent cache: 14 N values); layers run in order, nodes in order (each label needs
+ * the earlier ones). */
+void cuzk_sdr_label_layers(uint8_t *labels, const uint8_t replica_id[32], unsigned layers,
+                           const uint32_t *parents, uint64_t n);
+
+/* ---- encoding (§7.1) ---------------------------------------------------------------------- */
+/* replica[v] = key[v] + data[v] mod r for n nodes; false if a data node is not a canonical Fr
+ * (Fr32 padding guarantees it) or a key is not. replica may alias data. */
+bool cuzk_sdr_encode(uint8_t *replica, const uint8_t *key, const uint8_t *data, uint64_t n);
+/* data[v] = replica[v] - key[v] mod r (unsealing). */
+bool cuzk_sdr_decode(uint8_t *data, const uint8_t *key, const uint8_t *replica, uint64_t n);
+
+/* ---- Poseidon trees (sdr_tree.c, §7.2-7.4) ----------------------------------------------- */
+/*
+ * A Filecoin Poseidon tree: `base_trees` oct trees over equal contiguous slices of the leaves
+ * (all levels kept, leaves first), then the compound root: the base root itself (1 tree), a
+ * sub level of arity 2 or 8 over the base roots, and optionally a top level of arity 2 over the
+ * sub roots (16 base trees: 8-8-2). Values in Montgomery form.
+ */
+typedef struct {
+  uint64_t leaves;               /* all leaves, base_trees * leaves_per_tree */
+  unsigned base_trees;           /* 1, 2, 8 or 16 */
+  unsigned sub_arity, top_arity; /* 0 when absent */
+  unsigned base_levels;          /* levels of one base tree above its leaves (log8) */
+  uint64_t per_tree;             /* nodes stored per base tree (all its levels) */
+  cuzk_fr *nodes;                /* base_trees * per_tree: tree i at [i * per_tree] */
+  cuzk_fr sub_roots[2];          /* with a top level: the two sub roots */
+  cuzk_fr root;
+} cuzk_sdr_tree;
+
+/* Builds the tree over leaves[0..n) (n = base_trees * 8^k, k >= 1) on pool (NULL: inline);
+ * false on a bad shape or out of memory. The caller frees with cuzk_sdr_tree_free. */
+bool cuzk_sdr_tree_build(cuzk_sdr_tree *t, const cuzk_fr *leaves, uint64_t n, unsigned base_trees,
+                         unsigned sub_arity, unsigned top_arity, cuzk_pool *pool);
+void cuzk_sdr_tree_free(cuzk_sdr_tree *t);
+
+/* The column hashes of tree_c: out[v] = Poseidon_L(label_1[v], ..., label_L[v]) (arity L = 2
+ * or 11). false if a label is not canonical or L has no parameters. */
+bool cuzk_sdr_column_hashes(cuzk_fr *out, const uint8_t *labels, unsigned layers, uint64_t n,
+                            cuzk_pool *pool);
+
+/* comm_r = Poseidon_2(comm_c, comm_r_last). */
+void cuzk_sdr_comm_r(cuzk_fr *comm_r, const cuzk_fr *comm_c, const cuzk_fr *comm_r_last);
+
+#endif

@@ -1,0 +1,29 @@
+/* cuzk-bench: shared helpers of the subcommands (argument parsing, files, hex). */
+#ifndef CUZK_TOOLS_BENCH_CLI_H
+#define CUZK_TOOLS_BENCH_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/porep.h"
+
+/* Each subcommand: argv[0] is its name; returns the process exit code (0 ok, 1 failure, 2 usage).
+ */
+int cmd_gen_vanilla(int argc, char **argv);
+int cmd_parent_cache(int argc, char **argv);
+int cmd_verify_vanilla(int argc, char **argv);
+
+/* Prints "cuzk-bench: <msg>" to stderr and returns 1 (or 2 for usage errors). */
+int cli_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Parses exactly 64 hex digits; false otherwise. */
+bool cli_hex32(uint8_t out[32], const char *hex);
+void cli_print_hex(const uint8_t *b, size_t n);
+bool cli_u64(uint64_t *out, const char *text);
+/* The registered proof from --registered-proof (id or name) or, when NULL, the size's default. */
+bool cli_proof(const cuzk_seal_proof **p, const char *proof_arg, const char *size_arg);
+/* Reads a whole file (malloc'd); false with errno set on failure. */
+bool cli_read_file(const char *path, uint8_t **data, size_t *len);
+bool cli_write_file(const char *path, const uint8_t *data, size_t len);
+
+#endif

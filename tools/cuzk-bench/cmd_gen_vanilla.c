@@ -1,0 +1,149 @@
+/* cuzk-bench gen-vanilla porep: seal a test-size sector in memory and write its C1 output. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cuzk/pool.h"
+#include "porep/c1.h"
+#include "porep/vanilla.h"
+
+static const char usage[] =
+    "usage: cuzk-bench gen-vanilla porep --sector-size SIZE [--registered-proof ID|NAME]\n"
+    "         [--data FILE|zero|random:SEED] [--miner-id N] [--sector-num N] [--ticket HEX]\n"
+    "         [--seed HEX] [--threads N] -o C1.json [--envelope]\n"
+    "Seals a sector of a test size (2KiB, 8MiB, 512MiB) in memory and writes its C1 output\n"
+    "(SealCommitPhase1Output JSON; --envelope: Curio's {SectorNum, Phase1Out, SectorSize}).\n"
+    "  --data FILE      the sector's unpadded bytes (at most 2032 for 2KiB; the rest is zero)\n"
+    "  --data zero      a CC sector (default); random:SEED reproducible random bytes\n"
+    "  --miner-id N     prover id = Filecoin's encoding of actor N (default 1000)\n"
+    "  --ticket/--seed  32 bytes in hex (defaults: 01..01 and 02..02)\n";
+
+static uint64_t mix(uint64_t *s) {
+  uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+int cmd_gen_vanilla(int argc, char **argv) {
+  const char *size = NULL, *proof_arg = NULL, *data_arg = "zero", *out = NULL;
+  uint64_t miner = 1000, sector_num = 1, threads = 0;
+  uint8_t ticket[32], seed[32];
+  memset(ticket, 1, 32);
+  memset(seed, 2, 32);
+  bool envelope = false, kind_seen = false;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      fputs(usage, stdout);
+      return 0;
+    } else if (!strcmp(a, "porep") && !kind_seen) {
+      kind_seen = true;
+    } else if (!strcmp(a, "--envelope")) {
+      envelope = true;
+    } else if (!v) {
+      return cli_fail(2, "gen-vanilla: '%s' needs a value or is unknown\n%s", a, usage);
+    } else if (!strcmp(a, "--sector-size")) {
+      size = v, i++;
+    } else if (!strcmp(a, "--registered-proof")) {
+      proof_arg = v, i++;
+    } else if (!strcmp(a, "--data")) {
+      data_arg = v, i++;
+    } else if (!strcmp(a, "-o")) {
+      out = v, i++;
+    } else if (!strcmp(a, "--miner-id")) {
+      if (!cli_u64(&miner, v)) return cli_fail(2, "--miner-id: not an unsigned integer: %s", v);
+      i++;
+    } else if (!strcmp(a, "--sector-num")) {
+      if (!cli_u64(&sector_num, v)) return cli_fail(2, "--sector-num: not an integer: %s", v);
+      i++;
+    } else if (!strcmp(a, "--threads")) {
+      if (!cli_u64(&threads, v) || threads > 1024) return cli_fail(2, "--threads: bad value %s", v);
+      i++;
+    } else if (!strcmp(a, "--ticket")) {
+      if (!cli_hex32(ticket, v)) return cli_fail(2, "--ticket: expected 64 hex digits");
+      i++;
+    } else if (!strcmp(a, "--seed")) {
+      if (!cli_hex32(seed, v)) return cli_fail(2, "--seed: expected 64 hex digits");
+      i++;
+    } else {
+      return cli_fail(2, "gen-vanilla: unknown option '%s'\n%s", a, usage);
+    }
+  }
+  if (!kind_seen) return cli_fail(2, "gen-vanilla: the proof kind 'porep' is required\n%s", usage);
+  if (!out) return cli_fail(2, "gen-vanilla: -o FILE is required");
+  if (!size && !proof_arg) return cli_fail(2, "gen-vanilla: --sector-size is required");
+  const cuzk_seal_proof *p;
+  if (!cli_proof(&p, proof_arg, size))
+    return cli_fail(2, "gen-vanilla: unknown sector size or registered proof (%s)",
+                    proof_arg ? proof_arg : size);
+  uint64_t bytes;
+  if (size && (cuzk_porep_parse_size(&bytes, size) || bytes != p->sector->bytes))
+    return cli_fail(2, "--sector-size %s does not match %s", size, p->name);
+  if (p->sector->bytes > ((uint64_t)512 << 20))
+    return cli_fail(1, "gen-vanilla seals in memory: sizes up to 512MiB (asked %s)",
+                    p->sector->name);
+
+  uint64_t n = p->sector->nodes;
+  size_t ulen = cuzk_fr32_unpadded_size(n * 32);
+  uint8_t *unpadded = calloc(ulen, 1), *data = malloc(n * 32);
+  if (!unpadded || !data) return cli_fail(1, "out of memory");
+  if (!strncmp(data_arg, "random:", 7)) {
+    uint64_t s;
+    if (!cli_u64(&s, data_arg + 7)) return cli_fail(2, "--data random:SEED: bad seed");
+    for (size_t i = 0; i < ulen; i++)
+      unpadded[i] = (uint8_t)mix(&s);
+  } else if (strcmp(data_arg, "zero")) {
+    uint8_t *f;
+    size_t flen;
+    if (!cli_read_file(data_arg, &f, &flen)) return cli_fail(1, "--data: cannot read %s", data_arg);
+    if (flen > ulen)
+      return cli_fail(1, "--data: %s has %zu bytes, more than the %zu a %s sector holds", data_arg,
+                      flen, ulen, p->sector->name);
+    memcpy(unpadded, f, flen);
+    free(f);
+  }
+  if (cuzk_fr32_pad(data, n * 32, unpadded, ulen)) return cli_fail(1, "Fr32 padding failed");
+
+  if (!threads) threads = (uint64_t)sysconf(_SC_NPROCESSORS_ONLN);
+  cuzk_pool *pool = NULL;
+  if (cuzk_pool_create(&pool, (unsigned)(threads ? threads : 1))) pool = NULL;
+  uint8_t prover_id[32];
+  cuzk_porep_prover_id(prover_id, miner);
+  cuzk_sealed_sector ss;
+  cuzk_porep_err e = cuzk_seal_sector(&ss, p, data, prover_id, sector_num, ticket, pool);
+  if (e) return cli_fail(1, "sealing failed: %s", cuzk_porep_strerror(e));
+  cuzk_c1 *c1;
+  if ((e = cuzk_vanilla_prove(&c1, &ss, seed)))
+    return cli_fail(1, "vanilla proofs failed: %s", cuzk_porep_strerror(e));
+  char msg[512];
+  if (cuzk_vanilla_verify(c1, msg, sizeof msg))
+    return cli_fail(1, "internal error: the generated proofs do not verify: %s", msg);
+  uint8_t *json, *env = NULL;
+  size_t len, env_len;
+  cuzk_c1_errbuf eb;
+  if (cuzk_c1_write_json(c1, &json, &len, &eb)) return cli_fail(1, "writing JSON: %s", eb.msg);
+  if (envelope &&
+      cuzk_c1_envelope_write(json, len, (int64_t)sector_num, p->sector->bytes, &env, &env_len, &eb))
+    return cli_fail(1, "writing the envelope: %s", eb.msg);
+  if (!cli_write_file(out, env ? env : json, env ? env_len : len))
+    return cli_fail(1, "cannot write %s", out);
+  printf("%s %s: wrote %s (%zu bytes)\ncomm_d     ", p->name, p->sector->name, out,
+         env ? env_len : len);
+  cli_print_hex(ss.comm_d, 32);
+  printf("\ncomm_r     ");
+  cli_print_hex(ss.comm_r, 32);
+  printf("\nreplica_id ");
+  cli_print_hex(ss.replica_id, 32);
+  printf("\n");
+  free(json);
+  free(env);
+  cuzk_c1_free(c1);
+  cuzk_sealed_sector_free(&ss);
+  cuzk_pool_destroy(pool);
+  free(unpadded);
+  free(data);
+  return 0;
+}

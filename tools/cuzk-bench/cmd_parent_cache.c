@@ -1,0 +1,55 @@
+/* cuzk-bench parent-cache: write the SDR parent cache file of a sector size / registered proof. */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cuzk/pool.h"
+#include "porep/graph.h"
+
+int cmd_parent_cache(int argc, char **argv) {
+  const char *size = NULL, *proof_arg = NULL, *out = NULL;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      puts(
+          "usage: cuzk-bench parent-cache --sector-size SIZE [--registered-proof ID|NAME] -o FILE\n"
+          "Writes the parent cache (14 parents per node, u32 LE) and prints its Filecoin file\n"
+          "name and SHA-256 (the digest parent_cache.json lists).");
+      return 0;
+    } else if (!v) {
+      return cli_fail(2, "parent-cache: '%s' needs a value or is unknown", a);
+    } else if (!strcmp(a, "--sector-size")) {
+      size = v, i++;
+    } else if (!strcmp(a, "--registered-proof")) {
+      proof_arg = v, i++;
+    } else if (!strcmp(a, "-o")) {
+      out = v, i++;
+    } else {
+      return cli_fail(2, "parent-cache: unknown option '%s'", a);
+    }
+  }
+  if (!out) return cli_fail(2, "parent-cache: -o FILE is required");
+  const cuzk_seal_proof *p;
+  if (!size && !proof_arg) return cli_fail(2, "parent-cache: --sector-size is required");
+  if (!cli_proof(&p, proof_arg, size))
+    return cli_fail(2, "parent-cache: unknown sector size or registered proof (%s)",
+                    proof_arg ? proof_arg : size);
+  uint8_t porep_id[32], digest[32];
+  cuzk_seal_proof_porep_id(p, porep_id);
+  cuzk_sdr_graph g;
+  if (cuzk_sdr_graph_init(&g, porep_id, (cuzk_sdr_api)p->api, p->sector->nodes))
+    return cli_fail(1, "graph setup failed");
+  cuzk_pool *pool = NULL;
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  if (cuzk_pool_create(&pool, cpus > 0 ? (unsigned)cpus : 1)) pool = NULL;
+  cuzk_sdr_graph_err e = cuzk_sdr_parent_cache_write(&g, pool, out, digest);
+  cuzk_pool_destroy(pool);
+  if (e) return cli_fail(1, "writing %s: %s", out, cuzk_sdr_graph_strerror(e));
+  char name[CUZK_SDR_PARENT_CACHE_NAME_BYTES];
+  cuzk_sdr_parent_cache_name(&g, name);
+  printf("%s %s: wrote %s\nfilecoin name %s\nsha256 ", p->name, p->sector->name, out, name);
+  cli_print_hex(digest, 32);
+  printf("\n");
+  return 0;
+}

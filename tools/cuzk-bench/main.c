@@ -1,0 +1,37 @@
+/*
+ * cuzk-bench: the developer's command line for cuzk.
+ *   cuzk-bench gen-vanilla porep ...   seal a test-size sector in memory, write its C1 output
+ *   cuzk-bench parent-cache ...        write the SDR parent cache file, print its SHA-256
+ *   cuzk-bench verify-vanilla ...      natively verify every vanilla proof of a C1 file
+ * Run a subcommand with --help for its options.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static void usage(FILE *f) {
+  fputs("usage: cuzk-bench <command> [options]\n"
+        "  gen-vanilla porep   seal a test-size sector and write its C1 output (JSON)\n"
+        "  parent-cache        write the SDR parent cache file and print its SHA-256\n"
+        "  verify-vanilla      verify every vanilla proof of a C1 output natively\n"
+        "Run 'cuzk-bench <command> --help' for its options.\n",
+        f);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    usage(stderr);
+    return 2;
+  }
+  const char *cmd = argv[1];
+  if (!strcmp(cmd, "gen-vanilla")) return cmd_gen_vanilla(argc - 1, argv + 1);
+  if (!strcmp(cmd, "parent-cache")) return cmd_parent_cache(argc - 1, argv + 1);
+  if (!strcmp(cmd, "verify-vanilla")) return cmd_verify_vanilla(argc - 1, argv + 1);
+  if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
+    usage(stdout);
+    return 0;
+  }
+  usage(stderr);
+  return cli_fail(2, "unknown command '%s'", cmd);
+}
