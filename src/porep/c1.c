@@ -1,5 +1,6 @@
 /* C1 output: registered-proof table, arena, construction, release and the shape check. */
 #include "porep/c1.h"
+#include "cuzk/porep.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -36,43 +37,30 @@ cuzk_c1_err cuzk_c1_fail(cuzk_c1_errbuf *err, cuzk_c1_err e, const char *fmt, ..
 
 /* ---- registered proofs (§2.1, §2.2) ---- */
 
-#define KiB2 2048ull
-#define MiB8 (8ull << 20)
-#define MiB512 (512ull << 20)
-#define GiB32 (32ull << 30)
-#define GiB64 (64ull << 30)
+/* The C1 view of the registered proofs, derived once (before main) from the porep layer's one
+ * table (include/cuzk/porep.h), so the two can never disagree. */
+static cuzk_c1_proof_info PROOFS[CUZK_C1_NUM_PROOFS];
 
-/* name, variant, size, layers, partitions, challenges, tree_d depth, base levels, sub, top */
-#define SMALL(name, var, size, depth, lev) \
-  { name, var, size, 2, 1, 2, depth, lev, 0, 0 }
-#define SMALL_NI(name, var, size, depth, lev) \
-  { name, var, size, 2, 13, 2, depth, lev, 0, 0 }
-static const cuzk_c1_proof_info PROOFS[CUZK_C1_NUM_PROOFS] = {
-    SMALL("StackedDrg2KiBV1", "StackedDrg2KiBV1", KiB2, 6, 2),
-    SMALL("StackedDrg8MiBV1", "StackedDrg8MiBV1", MiB8, 18, 6),
-    SMALL("StackedDrg512MiBV1", "StackedDrg512MiBV1", MiB512, 24, 8),
-    {"StackedDrg32GiBV1", "StackedDrg32GiBV1", GiB32, 11, 10, 18, 30, 9, 8, 0},
-    {"StackedDrg64GiBV1", "StackedDrg64GiBV1", GiB64, 11, 10, 18, 31, 9, 8, 2},
-    SMALL("StackedDrg2KiBV1_1", "StackedDrg2KiBV1", KiB2, 6, 2),
-    SMALL("StackedDrg8MiBV1_1", "StackedDrg8MiBV1", MiB8, 18, 6),
-    SMALL("StackedDrg512MiBV1_1", "StackedDrg512MiBV1", MiB512, 24, 8),
-    {"StackedDrg32GiBV1_1", "StackedDrg32GiBV1", GiB32, 11, 10, 18, 30, 9, 8, 0},
-    {"StackedDrg64GiBV1_1", "StackedDrg64GiBV1", GiB64, 11, 10, 18, 31, 9, 8, 2},
-    SMALL("StackedDrg2KiBV1_1_Feat_SyntheticPoRep", "StackedDrg2KiBV1", KiB2, 6, 2),
-    SMALL("StackedDrg8MiBV1_1_Feat_SyntheticPoRep", "StackedDrg8MiBV1", MiB8, 18, 6),
-    SMALL("StackedDrg512MiBV1_1_Feat_SyntheticPoRep", "StackedDrg512MiBV1", MiB512, 24, 8),
-    {"StackedDrg32GiBV1_1_Feat_SyntheticPoRep", "StackedDrg32GiBV1", GiB32, 11, 10, 18, 30, 9, 8,
-     0},
-    {"StackedDrg64GiBV1_1_Feat_SyntheticPoRep", "StackedDrg64GiBV1", GiB64, 11, 10, 18, 31, 9, 8,
-     2},
-    SMALL_NI("StackedDrg2KiBV1_2_Feat_NonInteractivePoRep", "StackedDrg2KiBV1", KiB2, 6, 2),
-    SMALL_NI("StackedDrg8MiBV1_2_Feat_NonInteractivePoRep", "StackedDrg8MiBV1", MiB8, 18, 6),
-    SMALL_NI("StackedDrg512MiBV1_2_Feat_NonInteractivePoRep", "StackedDrg512MiBV1", MiB512, 24, 8),
-    {"StackedDrg32GiBV1_2_Feat_NonInteractivePoRep", "StackedDrg32GiBV1", GiB32, 11, 126, 18, 30, 9,
-     8, 0},
-    {"StackedDrg64GiBV1_2_Feat_NonInteractivePoRep", "StackedDrg64GiBV1", GiB64, 11, 126, 18, 31, 9,
-     8, 2},
-};
+__attribute__((constructor)) static void proofs_init(void) {
+  for (uint32_t id = 0; id < CUZK_C1_NUM_PROOFS; id++) {
+    const cuzk_seal_proof *p = cuzk_seal_proof_at(id);
+    if (!p) continue;
+    const cuzk_sector_info *si = p->sector;
+    uint32_t levels = 0;
+    for (uint64_t w = si->leaves_per_base_tree; w > 1; w /= 8)
+      levels++;
+    PROOFS[id] = (cuzk_c1_proof_info){p->name,
+                                      p->vanilla_variant,
+                                      si->bytes,
+                                      si->layers,
+                                      cuzk_seal_proof_partitions(p),
+                                      cuzk_seal_proof_challenges_per_partition(p),
+                                      si->tree_d_depth,
+                                      levels,
+                                      si->sub_arity,
+                                      si->top_arity};
+  }
+}
 
 static const char *const VARIANTS[CUZK_C1_NUM_VARIANTS] = {
     "StackedDrg2KiBV1", "StackedDrg8MiBV1", "StackedDrg512MiBV1", "StackedDrg32GiBV1",
