@@ -1,5 +1,5 @@
 #!/bin/sh
-# cuzk-bench end to end: gen-vanilla -> verify-vanilla for 2 KiB sectors (raw JSON and Curio
+# cuzk-bench end to end: shape, gen-vanilla -> verify-vanilla for 2 KiB sectors (raw JSON and Curio
 # envelope), a tampered C1 is rejected, the 2 KiB parent cache has the digest of Filecoin's
 # parent_cache.json, and bad arguments exit 2 with a message. usage: vanilla.sh CUZK_BENCH
 set -eu
@@ -30,6 +30,11 @@ grep -q "sha256 840057702eea7652cf97e04306c30fe57174714d90de156a25eddd6075c25b97
   fail "2KiB V1_1 parent cache digest"
 grep -q "v28-sdr-parent-494d91dc80f2df5272c4b9e129bc7ade9405225993af9fe34e6542a39a47554b.cache" \
   "$D/pc.out" || fail "2KiB V1_1 parent cache name"
+
+# the 2 KiB partition circuit's size, as porep-circuit.md §6.2 lists it
+"$B" shape --sector-size 2KiB >"$D/shape.out"
+grep -q "num_aux *2685673" "$D/shape.out" && grep -q "constraints incl. inputs *2687961" "$D/shape.out" &&
+  grep -q "nnz A / B / C *6421005 / 2689006 / 5824682" "$D/shape.out" || fail "2KiB shape: $(cat "$D/shape.out")"
 
 set +e
 "$B" gen-vanilla porep --sector-size 3KiB -o "$D/x.json" 2>/dev/null; [ $? -eq 2 ] || fail "bad size"

@@ -3,6 +3,7 @@
  *   cuzk-bench gen-vanilla porep ...   seal a test-size sector in memory, write its C1 output
  *   cuzk-bench parent-cache ...        write the SDR parent cache file, print its SHA-256
  *   cuzk-bench verify-vanilla ...      natively verify every vanilla proof of a C1 file
+ *   cuzk-bench shape ...               size of one PoRep partition circuit (no data)
  * Run a subcommand with --help for its options.
  */
 #include <stdio.h>
@@ -15,6 +16,7 @@ static void usage(FILE *f) {
         "  gen-vanilla porep   seal a test-size sector and write its C1 output (JSON)\n"
         "  parent-cache        write the SDR parent cache file and print its SHA-256\n"
         "  verify-vanilla      verify every vanilla proof of a C1 output natively\n"
+        "  shape               count one PoRep partition circuit (inputs, aux, constraints, nnz)\n"
         "Run 'cuzk-bench <command> --help' for its options.\n",
         f);
 }
@@ -28,6 +30,7 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "gen-vanilla")) return cmd_gen_vanilla(argc - 1, argv + 1);
   if (!strcmp(cmd, "parent-cache")) return cmd_parent_cache(argc - 1, argv + 1);
   if (!strcmp(cmd, "verify-vanilla")) return cmd_verify_vanilla(argc - 1, argv + 1);
+  if (!strcmp(cmd, "shape")) return cmd_shape(argc - 1, argv + 1);
   if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
     usage(stdout);
     return 0;

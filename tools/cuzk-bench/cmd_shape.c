@@ -1,0 +1,74 @@
+/* cuzk-bench shape: the size of one PoRep partition circuit, no data needed (SHAPE mode). */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "cuzk/groth16.h"
+#include "cuzk/r1cs.h"
+#include "porep/stacked_circuit.h"
+
+int cmd_shape(int argc, char **argv) {
+  const char *size = NULL, *proof_arg = NULL;
+  bool nnz = true;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      puts("usage: cuzk-bench shape --sector-size SIZE [--registered-proof ID|NAME] [--no-nnz]\n"
+           "Counts one partition of the PoRep circuit: inputs (ONE included), aux, constraints\n"
+           "with and without the prover's input constraints, domain size, and (unless --no-nnz)\n"
+           "the nonzeros of A, B, C and the A/B densities. No C1 or parameters needed.");
+      return 0;
+    } else if (!strcmp(a, "--no-nnz")) {
+      nnz = false;
+    } else if (!v) {
+      return cli_fail(2, "shape: '%s' needs a value or is unknown", a);
+    } else if (!strcmp(a, "--sector-size")) {
+      size = v, i++;
+    } else if (!strcmp(a, "--registered-proof")) {
+      proof_arg = v, i++;
+    } else {
+      return cli_fail(2, "shape: unknown option '%s'", a);
+    }
+  }
+  const cuzk_seal_proof *p;
+  if (!size && !proof_arg) return cli_fail(2, "shape: --sector-size is required");
+  if (!cli_proof(&p, proof_arg, size))
+    return cli_fail(2, "shape: unknown sector size or registered proof (%s)",
+                    proof_arg ? proof_arg : size);
+  cuzk_stacked_config cfg;
+  if (cuzk_stacked_config_from_proof(&cfg, p->id)) return cli_fail(1, "shape: no circuit config");
+  cuzk_cs_opts o;
+  cuzk_cs_opts_default(&o, CUZK_CS_SHAPE);
+  o.shape_nnz = nnz;
+  cuzk_cs *cs;
+  if (cuzk_cs_create(&cs, &o)) return cli_fail(1, "out of memory");
+  char msg[256] = "";
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  if (cuzk_stacked_synthesize(cs, &cfg, NULL, 0, msg, sizeof msg))
+    return cli_fail(1, "shape: synthesis failed: %s", msg);
+  size_t circuit = cuzk_cs_num_constraints(cs);
+  cuzk_cs_enforce_input_constraints(cs);
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  if (cuzk_cs_error(cs)) return cli_fail(1, "shape: %s", cuzk_r1cs_strerror(cuzk_cs_error(cs)));
+  cuzk_cs_result r;
+  cuzk_cs_result_get(cs, &r);
+  size_t m = cuzk_g16_domain_size(r.num_constraints);
+  printf("%s (%s), one partition:\n", p->name, p->sector->name);
+  printf("  num_inputs (incl. ONE)        %zu\n", r.num_inputs);
+  printf("  num_aux                       %zu\n", r.num_aux);
+  printf("  circuit constraints           %zu\n", circuit);
+  printf("  constraints incl. inputs      %zu\n", r.num_constraints);
+  printf("  domain                        2^%d = %zu\n", m ? __builtin_ctzll(m) : -1, m);
+  if (nnz) {
+    printf("  nnz A / B / C                 %zu / %zu / %zu\n", r.nnz[0], r.nnz[1], r.nnz[2]);
+    printf("  aux in A / aux in B / inputs in B  %zu / %zu / %zu\n", r.a_aux.count, r.b_aux.count,
+           r.b_input.count);
+  }
+  printf("  (%.2f s)\n",
+         (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
+  cuzk_cs_destroy(cs);
+  return 0;
+}
