@@ -14,6 +14,9 @@ int cmd_gen_vanilla(int argc, char **argv);
 int cmd_parent_cache(int argc, char **argv);
 int cmd_verify_vanilla(int argc, char **argv);
 int cmd_shape(int argc, char **argv);
+int cmd_setup(int argc, char **argv);
+int cmd_prove(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
 
 /* Prints "cuzk-bench: <msg>" to stderr and returns 1 (or 2 for usage errors). */
 int cli_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

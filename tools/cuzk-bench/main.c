@@ -4,6 +4,7 @@
  *   cuzk-bench parent-cache ...        write the SDR parent cache file, print its SHA-256
  *   cuzk-bench verify-vanilla ...      natively verify every vanilla proof of a C1 file
  *   cuzk-bench shape ...               size of one PoRep partition circuit (no data)
+ *   cuzk-bench setup / prove / verify  offline PoRep C2 (test parameters, proofs, verification)
  * Run a subcommand with --help for its options.
  */
 #include <stdio.h>
@@ -17,6 +18,9 @@ static void usage(FILE *f) {
         "  parent-cache        write the SDR parent cache file and print its SHA-256\n"
         "  verify-vanilla      verify every vanilla proof of a C1 output natively\n"
         "  shape               count one PoRep partition circuit (inputs, aux, constraints, nnz)\n"
+        "  setup               write TEST Groth16 parameters for a PoRep circuit\n"
+        "  prove               prove PoRep C2 from a C1 output\n"
+        "  verify              verify PoRep C2 proofs against a C1 output\n"
         "Run 'cuzk-bench <command> --help' for its options.\n",
         f);
 }
@@ -31,6 +35,9 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "parent-cache")) return cmd_parent_cache(argc - 1, argv + 1);
   if (!strcmp(cmd, "verify-vanilla")) return cmd_verify_vanilla(argc - 1, argv + 1);
   if (!strcmp(cmd, "shape")) return cmd_shape(argc - 1, argv + 1);
+  if (!strcmp(cmd, "setup")) return cmd_setup(argc - 1, argv + 1);
+  if (!strcmp(cmd, "prove")) return cmd_prove(argc - 1, argv + 1);
+  if (!strcmp(cmd, "verify")) return cmd_verify(argc - 1, argv + 1);
   if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
     usage(stdout);
     return 0;
