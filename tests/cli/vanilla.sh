@@ -36,6 +36,15 @@ grep -q "v28-sdr-parent-494d91dc80f2df5272c4b9e129bc7ade9405225993af9fe34e6542a3
 grep -q "num_aux *2685673" "$D/shape.out" && grep -q "constraints incl. inputs *2687961" "$D/shape.out" &&
   grep -q "nnz A / B / C *6421005 / 2689006 / 5824682" "$D/shape.out" || fail "2KiB shape: $(cat "$D/shape.out")"
 
+# synth-only prints the reference tool's lines; the counts are the 2 KiB partition's
+"$B" synth-only --c1 "$D/c1.json" -i 2 --lc-inline 0 --perf-json "$D/perf.json" >"$D/synth.out"
+grep -q "^=== Synthesis Microbenchmark ===" "$D/synth.out" &&
+  grep -q "^  \[2\] wall=.*s  synth=.*s  circuits=1  constraints=2687921$" "$D/synth.out" &&
+  grep -q "^=== Summary (2 iterations) ===" "$D/synth.out" &&
+  grep -q '"task-clock-ns": [0-9]' "$D/perf.json" || fail "synth-only: $(cat "$D/synth.out")"
+"$B" synth-only --c1 "$D/env.json" --mode witness --partition 0 | grep -q "constraints=2687921" ||
+  fail "synth-only witness mode on an envelope"
+
 set +e
 "$B" gen-vanilla porep --sector-size 3KiB -o "$D/x.json" 2>/dev/null; [ $? -eq 2 ] || fail "bad size"
 "$B" gen-vanilla porep --sector-size 2KiB --seed 00 -o "$D/x.json" 2>/dev/null; [ $? -eq 2 ] || fail "bad seed"

@@ -5,6 +5,7 @@
  *   cuzk-bench verify-vanilla ...      natively verify every vanilla proof of a C1 file
  *   cuzk-bench shape ...               size of one PoRep partition circuit (no data)
  *   cuzk-bench setup / prove / verify  offline PoRep C2 (test parameters, proofs, verification)
+ *   cuzk-bench synth-only ...          in-process synthesis microbenchmark (+ perf counters)
  * Run a subcommand with --help for its options.
  */
 #include <stdio.h>
@@ -21,6 +22,7 @@ static void usage(FILE *f) {
         "  setup               write TEST Groth16 parameters for a PoRep circuit\n"
         "  prove               prove PoRep C2 from a C1 output\n"
         "  verify              verify PoRep C2 proofs against a C1 output\n"
+        "  synth-only          synthesis microbenchmark over a C1 (--perf counters)\n"
         "Run 'cuzk-bench <command> --help' for its options.\n",
         f);
 }
@@ -38,6 +40,7 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "setup")) return cmd_setup(argc - 1, argv + 1);
   if (!strcmp(cmd, "prove")) return cmd_prove(argc - 1, argv + 1);
   if (!strcmp(cmd, "verify")) return cmd_verify(argc - 1, argv + 1);
+  if (!strcmp(cmd, "synth-only")) return cmd_synth_only(argc - 1, argv + 1);
   if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
     usage(stdout);
     return 0;
