@@ -7,15 +7,15 @@
  *   C = s A_sum + r B1_sum + (r s) delta_1 + s alpha_1 + r beta_1 + H + L.
  * The bases are the parameter set's, shared read-only by every proof.
  */
-#define _GNU_SOURCE /* getrandom */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <string.h>
-#include <sys/random.h>
 #include <time.h>
 
 #include "cuzk/groth16.h"
 #include "cuzk/msm.h"
 #include "cuzk/ntt.h"
 #include "cuzk/pool.h"
+#include "groth16/g16_internal.h"
 
 static double now_s(void) {
   struct timespec ts;
@@ -27,12 +27,7 @@ static double now_s(void) {
 static cuzk_g16_err random_fr(cuzk_fr *out) {
   for (int tries = 0; tries < 64; tries++) {
     uint64_t x[4];
-    size_t got = 0;
-    while (got < sizeof x) {
-      ssize_t k = getrandom((uint8_t *)x + got, sizeof x - got, 0);
-      if (k <= 0) return CUZK_G16_ERANDOM;
-      got += (size_t)k;
-    }
+    if (!g16_os_random(x, sizeof x)) return CUZK_G16_ERANDOM;
     x[3] &= 0x7fffffffffffffffULL;
     if (cuzk_fr_from_canonical(out, x)) return CUZK_G16_OK;
   }

@@ -5,10 +5,8 @@
  * GT values are whatever cuzk_final_exp produces (the cube of the textbook pairing, pairing.h);
  * both sides of every check go through the same functions, so the convention cancels.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 
 #include "cuzk/msm.h"
 #include "cuzk/pairing.h"
@@ -112,16 +110,7 @@ static bool draw_weights(cuzk_fr *z, size_t n) {
   for (size_t j = 0; j < n; j++) {
     uint64_t x[4] = {0, 0, 0, 0};
     do {
-      uint8_t *b = (uint8_t *)x;
-      size_t got = 0;
-      while (got < 16) {
-        ssize_t k = getrandom(b + got, 16 - got, 0);
-        if (k < 0) {
-          if (errno == EINTR) continue;
-          return false;
-        }
-        got += (size_t)k;
-      }
+      if (!g16_os_random(x, 16)) return false;
     } while (x[0] == 0 && x[1] == 0);
     cuzk_fr_from_canonical(&z[j], x); /* < 2^128 < r */
   }

@@ -198,9 +198,6 @@ cuzk_var cuzk_cs_alloc_input(cuzk_cs *cs, const cuzk_fr *value) {
 
 /* ---- PROVE: evaluation with density tracking (bellperson eval_with_trackers) ----------------- */
 
-static inline bool fr_zero(const cuzk_fr *a) {
-  return (a->l[0] | a->l[1] | a->l[2] | a->l[3]) == 0;
-}
 static inline bool fr_one(const cuzk_fr *a) {
   return ((a->l[0] ^ cuzk_fr_one.l[0]) | (a->l[1] ^ cuzk_fr_one.l[1]) |
           (a->l[2] ^ cuzk_fr_one.l[2]) | (a->l[3] ^ cuzk_fr_one.l[3])) == 0;

@@ -86,6 +86,11 @@ static inline bool bitmap_test_set(uint64_t *w, size_t i) {
   return was;
 }
 
+/* A zero field element (all limbs 0: the Montgomery form of 0), without a call. */
+static inline bool fr_zero(const cuzk_fr *a) {
+  return (a->l[0] | a->l[1] | a->l[2] | a->l[3]) == 0;
+}
+
 /* The value of a variable (values kept). */
 static inline const cuzk_fr *cs_value(const cuzk_cs *cs, cuzk_var v) {
   const cuzk_fr *base = (const cuzk_fr *)(cuzk_var_is_aux(v) ? cs->aux.p : cs->inputs.p);

@@ -6,8 +6,6 @@
 
 #include "r1cs/cs_internal.h"
 
-static bool fr_zero(const cuzk_fr *a) { return (a->l[0] | a->l[1] | a->l[2] | a->l[3]) == 0; }
-
 static size_t row_nnz(cuzk_lc *lc) {
   if (!lc || !lc->cs) return 0;
   lc_normalize(lc);

@@ -1,4 +1,5 @@
 /* Helpers shared by the cuzk-bench subcommands. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "cli.h"
 
 #include <errno.h>
@@ -6,6 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cuzk/pool.h"
 
 int cli_fail(int code, const char *fmt, ...) {
   va_list ap;
@@ -94,4 +99,20 @@ bool cli_write_file(const char *path, const uint8_t *data, size_t len) {
   if (!f) return false;
   bool ok = fwrite(data, 1, len, f) == len;
   return fclose(f) == 0 && ok;
+}
+
+double cli_now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+cuzk_pool *cli_pool(unsigned threads) {
+  if (!threads) {
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    threads = cpus > 0 ? (unsigned)cpus : 1;
+  }
+  cuzk_pool *pool = NULL;
+  if (cuzk_pool_create(&pool, threads)) pool = NULL;
+  return pool;
 }

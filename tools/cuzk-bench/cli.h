@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cuzk/pool.h"
 #include "cuzk/porep.h"
 
 /* Each subcommand: argv[0] is its name; returns the process exit code (0 ok, 1 failure, 2 usage).
@@ -30,5 +31,10 @@ bool cli_proof(const cuzk_seal_proof **p, const char *proof_arg, const char *siz
 /* Reads a whole file (malloc'd); false with errno set on failure. */
 bool cli_read_file(const char *path, uint8_t **data, size_t *len);
 bool cli_write_file(const char *path, const uint8_t *data, size_t len);
+/* The worker pool of a command: `threads` workers, 0 = one per online CPU; NULL if it cannot be
+ * created (the library then runs on the calling thread). */
+cuzk_pool *cli_pool(unsigned threads);
+/* Monotonic clock in seconds, for the timings the commands print. */
+double cli_now_s(void);
 
 #endif

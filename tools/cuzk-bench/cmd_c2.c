@@ -5,12 +5,9 @@
  *   prove  --c1 FILE --param-cache DIR [--partition N] -o PROOF      all partitions by default
  *   verify --c1 FILE --param-cache DIR --proof PROOF                 re-derives public inputs
  */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "cuzk/groth16.h"
@@ -18,12 +15,6 @@
 #include "porep/c1.h"
 #include "porep/graph.h"
 #include "porep/stacked_circuit.h"
-
-static double now_s(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 /* Filecoin's parameter file base path for a proof: DIR/v28-<prefix>-<sha256(identifier)>. */
 static bool param_base(char *out, size_t len, const char *dir, const cuzk_seal_proof *p) {
@@ -40,13 +31,6 @@ static bool param_base(char *out, size_t len, const char *dir, const cuzk_seal_p
   if (cuzk_g16_cache_id(id, sizeof id, prefix, ident)) return false;
   int n = snprintf(out, len, "%s/v%d-%s", dir, CUZK_G16_PARAMS_VERSION, id);
   return n > 0 && (size_t)n < len;
-}
-
-static cuzk_pool *make_pool(void) {
-  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-  cuzk_pool *pool = NULL;
-  if (cuzk_pool_create(&pool, cpus > 0 ? (unsigned)cpus : 1)) pool = NULL;
-  return pool;
 }
 
 typedef struct {
@@ -110,17 +94,17 @@ int cmd_setup(int argc, char **argv) {
   cuzk_cs_opts_default(&o, CUZK_CS_RECORD);
   cuzk_cs *cs;
   if (cuzk_cs_create(&cs, &o)) return cli_fail(1, "out of memory");
-  double t0 = now_s();
+  double t0 = cli_now_s();
   if (cuzk_stacked_synthesize(cs, &cfg, NULL, 0, msg, sizeof msg))
     return cli_fail(1, "setup: synthesis: %s", msg);
   uint8_t seed[32];
   cuzk_sha256(seed, base, strlen(base)); /* deterministic per file name */
-  cuzk_pool *pool = make_pool();
+  cuzk_pool *pool = cli_pool(0);
   cuzk_g16_params *params;
   cuzk_g16_err e = cuzk_g16_generate(&params, cs, seed, pool, 0);
   cuzk_cs_destroy(cs);
   if (e) return cli_fail(1, "setup: generating parameters: %s", cuzk_g16_strerror(e));
-  double t1 = now_s();
+  double t1 = cli_now_s();
   snprintf(path, sizeof path, "%s.params", base);
   if ((e = cuzk_g16_params_write_file(params, path)))
     return cli_fail(1, "setup: writing %s: %s", path, cuzk_g16_strerror(e));
@@ -167,14 +151,14 @@ int cmd_prove(int argc, char **argv) {
   char base[4096], path[4200], msg[256];
   if (!param_base(base, sizeof base, a.dir, p)) return cli_fail(1, "prove: path too long");
   snprintf(path, sizeof path, "%s.params", base);
-  cuzk_pool *pool = make_pool();
+  cuzk_pool *pool = cli_pool(0);
   cuzk_g16_read_opts ro = {false, pool, 0};
   cuzk_g16_params *params;
   cuzk_g16_read_error re;
-  double t0 = now_s();
+  double t0 = cli_now_s();
   cuzk_g16_err e = cuzk_g16_params_read_file(&params, path, &ro, &re);
   if (e) return cli_fail(1, "prove: %s: %s", path, cuzk_g16_strerror(e));
-  double t_load = now_s() - t0;
+  double t_load = cli_now_s() - t0;
   size_t parts = c1->vanilla_proofs.n, first = 0, last = parts;
   if (a.partition >= 0) {
     if ((size_t)a.partition >= parts) return cli_fail(2, "prove: --partition out of range");
@@ -189,10 +173,10 @@ int cmd_prove(int argc, char **argv) {
   printf("%s: parameters loaded in %.2f s\n", p->name, t_load);
   for (size_t k = first; k < last; k++) {
     cuzk_cs_reset(cs);
-    double s0 = now_s();
+    double s0 = cli_now_s();
     if (cuzk_stacked_synthesize(cs, &cfg, c1, (unsigned)k, msg, sizeof msg))
       return cli_fail(1, "prove: partition %zu: %s", k, msg);
-    double synth = now_s() - s0;
+    double synth = cli_now_s() - s0;
     cuzk_g16_proof pf;
     cuzk_g16_timings t;
     cuzk_g16_prove_opts po = {pool, 0, NULL, NULL};

@@ -2,7 +2,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "cuzk/pool.h"
@@ -107,9 +106,7 @@ int cmd_gen_vanilla(int argc, char **argv) {
   }
   if (cuzk_fr32_pad(data, n * 32, unpadded, ulen)) return cli_fail(1, "Fr32 padding failed");
 
-  if (!threads) threads = (uint64_t)sysconf(_SC_NPROCESSORS_ONLN);
-  cuzk_pool *pool = NULL;
-  if (cuzk_pool_create(&pool, (unsigned)(threads ? threads : 1))) pool = NULL;
+  cuzk_pool *pool = cli_pool((unsigned)threads);
   uint8_t prover_id[32];
   cuzk_porep_prover_id(prover_id, miner);
   cuzk_sealed_sector ss;

@@ -1,7 +1,6 @@
 /* cuzk-bench parent-cache: write the SDR parent cache file of a sector size / registered proof. */
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "cuzk/pool.h"
@@ -40,9 +39,7 @@ int cmd_parent_cache(int argc, char **argv) {
   cuzk_sdr_graph g;
   if (cuzk_sdr_graph_init(&g, porep_id, (cuzk_sdr_api)p->api, p->sector->nodes))
     return cli_fail(1, "graph setup failed");
-  cuzk_pool *pool = NULL;
-  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-  if (cuzk_pool_create(&pool, cpus > 0 ? (unsigned)cpus : 1)) pool = NULL;
+  cuzk_pool *pool = cli_pool(0);
   cuzk_sdr_graph_err e = cuzk_sdr_parent_cache_write(&g, pool, out, digest);
   cuzk_pool_destroy(pool);
   if (e) return cli_fail(1, "writing %s: %s", out, cuzk_sdr_graph_strerror(e));

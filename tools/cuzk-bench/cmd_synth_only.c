@@ -11,7 +11,6 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -27,12 +26,6 @@ static void json_str(FILE *f, const char *s) {
     if ((unsigned char)*s >= 0x20) fputc(*s, f);
   }
   fputc('"', f);
-}
-
-static double now_s(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
 /* ---- counters ------------------------------------------------------------------------------ */
@@ -209,7 +202,7 @@ int cmd_synth_only(int argc, char **argv) {
   double sum_wall = 0, sum_synth = 0, min_wall = 1e300, min_synth = 1e300;
   for (uint64_t it = 1; it <= iters; it++) {
     if (perf) counters_start();
-    double w0 = now_s();
+    double w0 = cli_now_s();
     cuzk_c1 *c1;
     cuzk_c1_errbuf eb;
     if (cuzk_c1_read(&c1, data, len, 0, NULL, &eb)) return cli_fail(1, "%s: %s", c1_path, eb.msg);
@@ -226,14 +219,14 @@ int cmd_synth_only(int argc, char **argv) {
     char msg[256];
     for (size_t k = first; k < last; k++) {
       cuzk_cs_reset(cs);
-      double s0 = now_s();
+      double s0 = cli_now_s();
       if (cuzk_stacked_synthesize(cs, &cfg, shape_only ? NULL : c1, (unsigned)k, msg, sizeof msg))
         return cli_fail(1, "synthesis of partition %zu: %s", k, msg);
-      synth += now_s() - s0;
+      synth += cli_now_s() - s0;
       constraints += cuzk_cs_num_constraints(cs);
     }
     cuzk_c1_free(c1);
-    double wall = now_s() - w0;
+    double wall = cli_now_s() - w0;
     if (perf) counters_stop();
     printf("  [%llu] wall=%.1fs  synth=%.1fs  circuits=%zu  constraints=%zu\n",
            (unsigned long long)it, wall, synth, last - first, constraints);
