@@ -214,7 +214,7 @@ int main(int argc, char **argv) {
     cuzk_g16_timings t;
     cuzk_g16_proof pf;
     cuzk_fr rr = cuzk_fr_one, ss = cuzk_fr_one;
-    cuzk_g16_prove_opts po = {pool, 0, &rr, &ss};
+    cuzk_g16_prove_opts po = {pool, 0, &rr, &ss, NULL};
     cuzk_g16_err e = cuzk_g16_prove(&pf, &cs, 1, p, &po, &t);
     if (e) {
       fprintf(stderr, "prove: %s\n", cuzk_g16_strerror(e));

@@ -142,10 +142,18 @@ static void test_circuit(int kind, cuzk_pool *pool) {
   cuzk_cs *cs = make(CUZK_CS_PROVE, &c);
   cuzk_g16_proof pf;
   cuzk_g16_timings t;
-  cuzk_g16_prove_opts po = {pool, 0, NULL, NULL};
+  cuzk_g16_prove_opts po = {pool, 0, NULL, NULL, NULL};
   CHECK(cuzk_g16_prove(&pf, &cs, 1, p, &po, &t) == CUZK_G16_OK);
   CHECK(t.total_s > 0 && t.total_s >= t.h_s + t.msm_h_s + t.msm_l_s);
   CHECK_MSG(verify(p, &pf, c.pub, c.npub), "circuit %d: proof rejected", kind);
+  { /* a raised cancel flag stops the prover at its first stage boundary */
+    _Atomic int stop = 1;
+    cuzk_cs *cs2 = make(CUZK_CS_PROVE, &c);
+    cuzk_g16_prove_opts co = {pool, 0, NULL, NULL, &stop};
+    cuzk_g16_proof cp;
+    CHECK(cuzk_g16_prove(&cp, &cs2, 1, p, &co, NULL) == CUZK_G16_ECANCELLED);
+    cuzk_cs_destroy(cs2);
+  }
   /* tampering: an input, A, C, or B swapped with another proof's */
   cuzk_fr bad = c.pub[0];
   cuzk_fr_add(&bad, &bad, &cuzk_fr_one);
@@ -182,7 +190,7 @@ static void test_circuit(int kind, cuzk_pool *pool) {
     rng_fr(&rs, &r[i]);
     rng_fr(&rs, &s[i]);
   }
-  cuzk_g16_prove_opts fo = {pool, 0, r, s};
+  cuzk_g16_prove_opts fo = {pool, 0, r, s, NULL};
   cuzk_g16_proof bp[3], bp2[3];
   CHECK(cuzk_g16_prove(bp, bcs, 3, p, &fo, NULL) == CUZK_G16_OK);
   for (int i = 0; i < 3; i++) {
@@ -194,7 +202,7 @@ static void test_circuit(int kind, cuzk_pool *pool) {
   /* the batch equals three single proofs with the same randomizers */
   for (int i = 0; i < 3; i++) {
     cuzk_cs *one = make(CUZK_CS_PROVE, &cb[i]);
-    cuzk_g16_prove_opts so = {pool, 0, &r[i], &s[i]};
+    cuzk_g16_prove_opts so = {pool, 0, &r[i], &s[i], NULL};
     cuzk_g16_proof single;
     CHECK(cuzk_g16_prove(&single, &one, 1, p, &so, NULL) == CUZK_G16_OK);
     CHECK_MSG(memcmp(&single, &bp[i], sizeof single) == 0, "batch proof %d != single", i);
@@ -241,7 +249,7 @@ static void test_circuit(int kind, cuzk_pool *pool) {
     if (pr) {
       cuzk_g16_proof x1, x2;
       cuzk_cs *c1 = make(CUZK_CS_PROVE, &c), *c2 = make(CUZK_CS_PROVE, &c);
-      cuzk_g16_prove_opts o1 = {pool, 0, r, s};
+      cuzk_g16_prove_opts o1 = {pool, 0, r, s, NULL};
       CHECK(cuzk_g16_prove(&x1, &c1, 1, p, &o1, NULL) == CUZK_G16_OK);
       CHECK(cuzk_g16_prove(&x2, &c2, 1, pr, &o1, NULL) == CUZK_G16_OK);
       CHECK(memcmp(&x1, &x2, sizeof x1) == 0);

@@ -113,6 +113,9 @@ cuzk_var cuzk_cs_alloc_bit(cuzk_cs *cs, bool value);
 size_t cuzk_cs_num_inputs(const cuzk_cs *cs); /* ONE included */
 size_t cuzk_cs_num_aux(const cuzk_cs *cs);
 size_t cuzk_cs_num_constraints(const cuzk_cs *cs);
+/* Bytes the constraint system holds now (every buffer's mapped capacity, kept across
+ * cuzk_cs_reset): what a synthesized partition costs in memory, for admission control. */
+size_t cuzk_cs_memory_bytes(const cuzk_cs *cs);
 
 /* ---- linear combinations -------------------------------------------------------------------- */
 typedef struct cuzk_lc_block cuzk_lc_block; /* a recycled spill buffer */

@@ -18,6 +18,7 @@ const char *cuzk_g16_strerror(cuzk_g16_err e) {
   case CUZK_G16_ESYNTH: return "constraint system holds an error or is in the wrong mode";
   case CUZK_G16_EIDENTITY: return "delta_g1 or delta_g2 is the identity";
   case CUZK_G16_ERANDOM: return "the OS random source failed";
+  case CUZK_G16_ECANCELLED: return "cancelled";
   }
   return "unknown groth16 error";
 }

@@ -54,7 +54,12 @@ static cuzk_g16_err msm_err(cuzk_msm_err e) {
 /* One circuit: H and the MSMs into the accumulators, then the assembly into *proof. */
 static cuzk_g16_err prove_one(cuzk_g16_proof *proof, const cuzk_cs_result *w, size_t m,
                               cuzk_fr *bufs[3], const cuzk_g16_params *p, const cuzk_fr *r,
-                              const cuzk_fr *s, const cuzk_msm_opts *mo, cuzk_g16_timings *t) {
+                              const cuzk_fr *s, const cuzk_msm_opts *mo, const _Atomic int *cancel,
+                              cuzk_g16_timings *t) {
+#define STAGE_END                                      \
+  do {                                                 \
+    if (cancel && *cancel) return CUZK_G16_ECANCELLED; \
+  } while (0)
   double t0 = now_s();
   /* a, b, c zero-padded to the domain; cuzk_ntt_h leaves h's coefficients in bufs[0] */
   const cuzk_fr *abc[3] = {w->a, w->b, w->c};
@@ -66,6 +71,7 @@ static cuzk_g16_err prove_one(cuzk_g16_proof *proof, const cuzk_cs_result *w, si
     return CUZK_G16_ENOMEM;
   double t1 = now_s();
   t->h_s += t1 - t0;
+  STAGE_END;
 
   cuzk_g1 h, l, a_in, a_aux, b1_in, b1_aux;
   cuzk_g2 b2_in, b2_aux;
@@ -73,9 +79,11 @@ static cuzk_g16_err prove_one(cuzk_g16_proof *proof, const cuzk_cs_result *w, si
   if ((e = msm_err(cuzk_g1_msm(&h, p->h, bufs[0], m - 1, mo)))) return e;
   double t2 = now_s();
   t->msm_h_s += t2 - t1;
+  STAGE_END;
   if ((e = msm_err(cuzk_g1_msm_witness(&l, p->l, p->n_l, w->aux, w->num_aux, NULL, mo)))) return e;
   double t3 = now_s();
   t->msm_l_s += t3 - t2;
+  STAGE_END;
   size_t ni = w->num_inputs;
   if ((e = msm_err(cuzk_g1_msm_witness(&a_in, p->a, ni, w->inputs, ni, NULL, mo)))) return e;
   if ((e = msm_err(cuzk_g1_msm_witness(&a_aux, p->a + ni, p->n_a - ni, w->aux, w->num_aux,
@@ -83,6 +91,7 @@ static cuzk_g16_err prove_one(cuzk_g16_proof *proof, const cuzk_cs_result *w, si
     return e;
   double t4 = now_s();
   t->msm_a_s += t4 - t3;
+  STAGE_END;
   size_t bi = w->b_input.count;
   if ((e = msm_err(cuzk_g1_msm_witness(&b1_in, p->b_g1, bi, w->inputs, ni, w->b_input.bits, mo))))
     return e;
@@ -91,6 +100,7 @@ static cuzk_g16_err prove_one(cuzk_g16_proof *proof, const cuzk_cs_result *w, si
     return e;
   double t5 = now_s();
   t->msm_b1_s += t5 - t4;
+  STAGE_END;
   if ((e = msm_err(cuzk_g2_msm_witness(&b2_in, p->b_g2, bi, w->inputs, ni, w->b_input.bits, mo))))
     return e;
   if ((e = msm_err(cuzk_g2_msm_witness(&b2_aux, p->b_g2 + bi, p->n_b2 - bi, w->aux, w->num_aux,
@@ -98,6 +108,7 @@ static cuzk_g16_err prove_one(cuzk_g16_proof *proof, const cuzk_cs_result *w, si
     return e;
   double t6 = now_s();
   t->msm_b2_s += t6 - t5;
+  STAGE_END;
 
   /* assembly */
   cuzk_g1 alpha1, beta1, delta1, a_sum, b1_sum, acc, tmp;
@@ -138,6 +149,7 @@ static cuzk_g16_err prove_one(cuzk_g16_proof *proof, const cuzk_cs_result *w, si
   cuzk_g1_to_affine(&proof->c, &acc);
   t->assembly_s += now_s() - t6;
   return CUZK_G16_OK;
+#undef STAGE_END
 }
 
 cuzk_g16_err cuzk_g16_prove(cuzk_g16_proof *proofs, cuzk_cs *const *cs, size_t n,
@@ -188,7 +200,7 @@ cuzk_g16_err cuzk_g16_prove(cuzk_g16_proof *proofs, cuzk_cs *const *cs, size_t n
     }
     cuzk_cs_result w;
     cuzk_cs_result_get(cs[i], &w);
-    e = prove_one(&proofs[i], &w, m, bufs, p, &r, &s, &mo, &t);
+    e = prove_one(&proofs[i], &w, m, bufs, p, &r, &s, &mo, opts ? opts->cancel : NULL, &t);
   }
   for (int k = 0; k < 3; k++)
     cuzk_buffer_put(bufs[k]);

@@ -36,6 +36,21 @@ size_t cuzk_cs_num_inputs(const cuzk_cs *cs) { return cs->n_inputs; }
 size_t cuzk_cs_num_aux(const cuzk_cs *cs) { return cs->n_aux; }
 size_t cuzk_cs_num_constraints(const cuzk_cs *cs) { return cs->n_cons; }
 
+size_t cuzk_cs_memory_bytes(const cuzk_cs *cs) {
+  if (!cs) return 0;
+  const cuzk_vec *v[] = {&cs->inputs,      &cs->aux,         &cs->abc[0],    &cs->abc[1],
+                         &cs->abc[2],      &cs->dens[0],     &cs->dens[1],   &cs->dens[2],
+                         &cs->seen_aux,    &cs->seen_in,     &cs->sort_keys, &cs->sort_vars,
+                         &cs->sort_coeffs, &cs->merge_slots, &cs->name_path, &cs->name_leaf,
+                         &cs->names};
+  size_t n = sizeof *cs;
+  for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+    n += v[i]->cap;
+  for (int k = 0; k < 3; k++)
+    n += cs->m[k].row_ptr.cap + cs->m[k].cols.cap + cs->m[k].vals.cap;
+  return n;
+}
+
 /* ---- growth: one capacity per index space, covering every array indexed by it ---------------- */
 
 static bool grow_bits(cuzk_vec *v, size_t bits) {

@@ -19,6 +19,7 @@ int cmd_setup(int argc, char **argv);
 int cmd_prove(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_synth_only(int argc, char **argv);
+int cmd_synth_ab(int argc, char **argv);
 
 /* Prints "cuzk-bench: <msg>" to stderr and returns 1 (or 2 for usage errors). */
 int cli_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -6,12 +6,14 @@
  *   cuzk-bench shape ...               size of one PoRep partition circuit (no data)
  *   cuzk-bench setup / prove / verify  offline PoRep C2 (test parameters, proofs, verification)
  *   cuzk-bench synth-only ...          in-process synthesis microbenchmark (+ perf counters)
+ *   cuzk-bench synth-ab ...            interleaved A/B of two synth-only option sets
  * Run a subcommand with --help for its options.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
+
 
 static void usage(FILE *f) {
   fputs("usage: cuzk-bench <command> [options]\n"
@@ -23,6 +25,7 @@ static void usage(FILE *f) {
         "  prove               prove PoRep C2 from a C1 output\n"
         "  verify              verify PoRep C2 proofs against a C1 output\n"
         "  synth-only          synthesis microbenchmark over a C1 (--perf counters)\n"
+        "  synth-ab            A/B of two synth-only option sets, interleaved (time, perf, Ir)\n"
         "Run 'cuzk-bench <command> --help' for its options.\n",
         f);
 }
@@ -41,6 +44,7 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "prove")) return cmd_prove(argc - 1, argv + 1);
   if (!strcmp(cmd, "verify")) return cmd_verify(argc - 1, argv + 1);
   if (!strcmp(cmd, "synth-only")) return cmd_synth_only(argc - 1, argv + 1);
+  if (!strcmp(cmd, "synth-ab")) return cmd_synth_ab(argc - 1, argv + 1);
   if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
     usage(stdout);
     return 0;
