@@ -3,27 +3,16 @@
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "porep/c2.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "cuzk/sha256.h"
+#include "porep/fail.h"
 #include "porep/vanilla.h"
 
 #define NPARENTS (CUZK_STACKED_DRG_PARENTS + CUZK_STACKED_EXP_PARENTS)
-
-__attribute__((format(printf, 4, 5))) static cuzk_porep_err
-fail(char *msg, size_t len, cuzk_porep_err e, const char *fmt, ...) {
-  if (msg && len) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, len, fmt, ap);
-    va_end(ap);
-  }
-  return e;
-}
 
 bool cuzk_c2_param_base(char *out, size_t len, const char *dir, const cuzk_seal_proof *p) {
   const cuzk_sector_info *si = p->sector;
@@ -46,27 +35,30 @@ cuzk_porep_err cuzk_c2_setup_test_params(const cuzk_seal_proof *p, const char *d
                                          double *gen_s, char *msg, size_t len) {
   char base[4096], path[4200];
   if (!p || !dir || !cuzk_c2_param_base(base, sizeof base, dir, p))
-    return fail(msg, len, CUZK_POREP_EINVAL, "setup: no proof or the path is too long");
+    return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL, "setup: no proof or the path is too long");
   cuzk_stacked_config cfg;
   if (cuzk_stacked_config_from_proof(&cfg, p->id))
-    return fail(msg, len, CUZK_POREP_EPROOF, "setup: no circuit for %s", p->name);
+    return cuzk_porep_fail(msg, len, CUZK_POREP_EPROOF, "setup: no circuit for %s", p->name);
   cuzk_cs_opts o;
   cuzk_cs_opts_default(&o, CUZK_CS_RECORD);
   cuzk_cs *cs;
-  if (cuzk_cs_create(&cs, &o)) return fail(msg, len, CUZK_POREP_ENOMEM, "setup: out of memory");
+  if (cuzk_cs_create(&cs, &o))
+    return cuzk_porep_fail(msg, len, CUZK_POREP_ENOMEM, "setup: out of memory");
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
   char sub[256];
   if (cuzk_stacked_synthesize(cs, &cfg, NULL, 0, sub, sizeof sub)) {
     cuzk_cs_destroy(cs);
-    return fail(msg, len, CUZK_POREP_EINVAL, "setup: synthesis: %s", sub);
+    return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL, "setup: synthesis: %s", sub);
   }
   uint8_t seed[32];
   cuzk_sha256(seed, base, strlen(base)); /* deterministic per file name */
   cuzk_g16_params *params;
   cuzk_g16_err e = cuzk_g16_generate(&params, cs, seed, pool, 0);
   cuzk_cs_destroy(cs);
-  if (e) return fail(msg, len, CUZK_POREP_ENOMEM, "setup: generating: %s", cuzk_g16_strerror(e));
+  if (e)
+    return cuzk_porep_fail(msg, len, CUZK_POREP_ENOMEM, "setup: generating: %s",
+                           cuzk_g16_strerror(e));
   clock_gettime(CLOCK_MONOTONIC, &t1);
   if (gen_s) *gen_s = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
   const char *what = ".params";
@@ -84,8 +76,8 @@ cuzk_porep_err cuzk_c2_setup_test_params(const cuzk_seal_proof *p, const char *d
   }
   cuzk_g16_params_free(params);
   if (e)
-    return fail(msg, len, CUZK_POREP_EINVAL, "setup: writing %s (%s): %s", path, what,
-                cuzk_g16_strerror(e));
+    return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL, "setup: writing %s (%s): %s", path, what,
+                           cuzk_g16_strerror(e));
   return CUZK_POREP_OK;
 }
 
@@ -98,10 +90,10 @@ cuzk_porep_err cuzk_c2_params_load(const char *base, cuzk_pool *pool, cuzk_g16_p
   cuzk_g16_vk *vk;
   cuzk_g16_read_error re = {0, NULL, 0};
   cuzk_g16_err e = cuzk_g16_vk_read_file(&vk, path, &re);
-  if (e) return fail(msg, len, CUZK_POREP_EINVAL, "%s: %s", path, cuzk_g16_strerror(e));
+  if (e) return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL, "%s: %s", path, cuzk_g16_strerror(e));
   e = cuzk_g16_pvk_prepare(pvk, vk);
   cuzk_g16_vk_free(vk);
-  if (e) return fail(msg, len, CUZK_POREP_EINVAL, "%s: %s", path, cuzk_g16_strerror(e));
+  if (e) return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL, "%s: %s", path, cuzk_g16_strerror(e));
   snprintf(path, sizeof path, "%s.params", base);
   cuzk_g16_read_opts ro = {false, pool, 0};
   e = cuzk_g16_params_read_file(params, path, &ro, &re);
@@ -109,9 +101,9 @@ cuzk_porep_err cuzk_c2_params_load(const char *base, cuzk_pool *pool, cuzk_g16_p
     cuzk_g16_pvk_free(*pvk);
     *pvk = NULL;
     if (re.what)
-      return fail(msg, len, CUZK_POREP_EINVAL, "%s: %s (at byte %zu, %s[%zu])", path,
-                  cuzk_g16_strerror(e), re.offset, re.what, re.index);
-    return fail(msg, len, CUZK_POREP_EINVAL, "%s: %s", path, cuzk_g16_strerror(e));
+      return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL, "%s: %s (at byte %zu, %s[%zu])", path,
+                             cuzk_g16_strerror(e), re.offset, re.what, re.index);
+    return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL, "%s: %s", path, cuzk_g16_strerror(e));
   }
   return CUZK_POREP_OK;
 }
@@ -128,16 +120,17 @@ static cuzk_porep_err check_challenges(const cuzk_c2_ctx *ctx, unsigned k, uint6
                                        size_t len) {
   const cuzk_c1 *c1 = ctx->c1;
   if (cuzk_porep_challenges(xs, ctx->proof, c1->replica_id, c1->seed, c1->comm_r, k))
-    return fail(msg, len, CUZK_POREP_EINVAL, "partition %u: cannot derive the challenges", k);
+    return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL,
+                           "partition %u: cannot derive the challenges", k);
   const cuzk_c1_partition *pp = &c1->vanilla_proofs.v[k];
   for (unsigned i = 0; i < ctx->cfg.challenges; i++) {
     const cuzk_c1_challenge_proof *cp = &pp->v[i];
     if (cp->labeling_proofs.v[0].node != xs[i])
-      return fail(msg, len, CUZK_POREP_EINVAL,
-                  "partition %u challenge %u: the C1 proves node %llu, but replica_id, seed and "
-                  "comm_r give challenge %llu (C1 of another seed or sector?)",
-                  k, i, (unsigned long long)cp->labeling_proofs.v[0].node,
-                  (unsigned long long)xs[i]);
+      return cuzk_porep_fail(
+          msg, len, CUZK_POREP_EINVAL,
+          "partition %u challenge %u: the C1 proves node %llu, but replica_id, seed and "
+          "comm_r give challenge %llu (C1 of another seed or sector?)",
+          k, i, (unsigned long long)cp->labeling_proofs.v[0].node, (unsigned long long)xs[i]);
     uint32_t par[NPARENTS];
     cuzk_sdr_graph_parents(&ctx->graph, xs[i], par);
     const cuzk_c1_replica_column_proof *rc = &cp->replica_column_proofs;
@@ -146,37 +139,39 @@ static cuzk_porep_err check_challenges(const cuzk_c2_ctx *ctx, unsigned k, uint6
                                             ? &rc->drg_parents.v[p]
                                             : &rc->exp_parents.v[p - CUZK_STACKED_DRG_PARENTS];
       if (col->index != par[p])
-        return fail(msg, len, CUZK_POREP_EINVAL,
-                    "partition %u challenge %u: %s parent %u is column %u, the graph says %u", k, i,
-                    p < CUZK_STACKED_DRG_PARENTS ? "drg" : "exp",
-                    p < CUZK_STACKED_DRG_PARENTS ? p : p - CUZK_STACKED_DRG_PARENTS, col->index,
-                    par[p]);
+        return cuzk_porep_fail(
+            msg, len, CUZK_POREP_EINVAL,
+            "partition %u challenge %u: %s parent %u is column %u, the graph says %u", k, i,
+            p < CUZK_STACKED_DRG_PARENTS ? "drg" : "exp",
+            p < CUZK_STACKED_DRG_PARENTS ? p : p - CUZK_STACKED_DRG_PARENTS, col->index, par[p]);
     }
   }
   return CUZK_POREP_OK;
 }
 
 cuzk_porep_err cuzk_c2_ctx_init(cuzk_c2_ctx *ctx, const cuzk_c1 *c1, char *msg, size_t len) {
-  if (!ctx || !c1) return fail(msg, len, CUZK_POREP_EINVAL, "c2: NULL context or C1");
+  if (!ctx || !c1) return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL, "c2: NULL context or C1");
   memset(ctx, 0, sizeof *ctx);
   ctx->c1 = c1;
   if (cuzk_seal_proof_by_id(&ctx->proof, c1->registered_proof))
-    return fail(msg, len, CUZK_POREP_EPROOF, "registered_proof: unknown id %u",
-                c1->registered_proof);
+    return cuzk_porep_fail(msg, len, CUZK_POREP_EPROOF, "registered_proof: unknown id %u",
+                           c1->registered_proof);
   const cuzk_seal_proof *p = ctx->proof;
   if (c1->vanilla_variant != cuzk_c1_variant_of_proof(c1->registered_proof))
-    return fail(
+    return cuzk_porep_fail(
         msg, len, CUZK_POREP_EINVAL,
         "vanilla_proofs: variant %s does not match %s (sector size %s)",
         cuzk_c1_variant_name(c1->vanilla_variant) ? cuzk_c1_variant_name(c1->vanilla_variant) : "?",
         p->name, p->sector->name);
   if (p->feature == CUZK_POREP_FEAT_NON_INTERACTIVE)
-    return fail(msg, len, CUZK_POREP_EPROOF,
-                "registered_proof: %s is NI-PoRep, whose C2 output is a SnarkPack aggregate "
-                "(not supported)",
-                p->name);
+    return cuzk_porep_fail(
+        msg, len, CUZK_POREP_EPROOF,
+        "registered_proof: %s is NI-PoRep, whose C2 output is a SnarkPack aggregate "
+        "(not supported)",
+        p->name);
   if (cuzk_stacked_config_from_proof(&ctx->cfg, p->id))
-    return fail(msg, len, CUZK_POREP_EPROOF, "registered_proof: no circuit for %s", p->name);
+    return cuzk_porep_fail(msg, len, CUZK_POREP_EPROOF, "registered_proof: no circuit for %s",
+                           p->name);
   static const struct {
     size_t off;
     const char *name;
@@ -185,30 +180,32 @@ cuzk_porep_err cuzk_c2_ctx_init(cuzk_c2_ctx *ctx, const cuzk_c1 *c1, char *msg, 
                  {offsetof(cuzk_c1, seed), "seed"}};
   for (size_t i = 0; i < sizeof nonzero / sizeof nonzero[0]; i++)
     if (all_zero((const uint8_t *)c1 + nonzero[i].off))
-      return fail(msg, len, CUZK_POREP_EINVAL, "%s: all zero (not a valid commitment)",
-                  nonzero[i].name);
+      return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL, "%s: all zero (not a valid commitment)",
+                             nonzero[i].name);
   cuzk_fr f;
   if (!cuzk_fr_from_bytes(&f, c1->replica_id))
-    return fail(msg, len, CUZK_POREP_EINVAL, "replica_id: not a canonical field element");
+    return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL,
+                           "replica_id: not a canonical field element");
   if (!cuzk_fr_from_bytes(&f, c1->comm_r))
-    return fail(msg, len, CUZK_POREP_EINVAL, "comm_r: not a canonical field element");
+    return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL, "comm_r: not a canonical field element");
   if (!cuzk_fr_from_bytes(&f, c1->comm_d))
-    return fail(msg, len, CUZK_POREP_EINVAL, "comm_d: not a canonical field element");
+    return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL, "comm_d: not a canonical field element");
   ctx->partitions = cuzk_seal_proof_partitions(p);
   if (c1->vanilla_proofs.n != ctx->partitions)
-    return fail(msg, len, CUZK_POREP_EINVAL, "vanilla_proofs: %zu partitions, %s has %u",
-                c1->vanilla_proofs.n, p->name, ctx->partitions);
+    return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL, "vanilla_proofs: %zu partitions, %s has %u",
+                           c1->vanilla_proofs.n, p->name, ctx->partitions);
   uint8_t porep_id[32];
   cuzk_seal_proof_porep_id(p, porep_id);
   if (cuzk_sdr_graph_init(&ctx->graph, porep_id, (cuzk_sdr_api)p->api, p->sector->nodes))
-    return fail(msg, len, CUZK_POREP_EINVAL, "c2: cannot build the graph of %s", p->name);
+    return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL, "c2: cannot build the graph of %s",
+                           p->name);
   ctx->num_inputs = cuzk_stacked_num_public_inputs(&ctx->cfg);
   return CUZK_POREP_OK;
 }
 
 cuzk_porep_err cuzk_c2_check(const cuzk_c2_ctx *ctx, const cuzk_c2_sector *sector, char *msg,
                              size_t len) {
-  if (!ctx || !ctx->c1) return fail(msg, len, CUZK_POREP_EINVAL, "c2: NULL context");
+  if (!ctx || !ctx->c1) return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL, "c2: NULL context");
   const cuzk_c1 *c1 = ctx->c1;
   const cuzk_seal_proof *p = ctx->proof;
   if (sector) {
@@ -217,17 +214,18 @@ cuzk_porep_err cuzk_c2_check(const cuzk_c2_ctx *ctx, const cuzk_c2_sector *secto
     cuzk_seal_proof_porep_id(p, porep_id);
     cuzk_porep_replica_id(rid, prover_id, sector->sector_number, c1->ticket, c1->comm_d, porep_id);
     if (memcmp(rid, c1->replica_id, 32))
-      return fail(msg, len, CUZK_POREP_EINVAL,
-                  "replica_id: not the one of miner %llu sector %llu with this ticket and comm_d",
-                  (unsigned long long)sector->miner_id, (unsigned long long)sector->sector_number);
+      return cuzk_porep_fail(
+          msg, len, CUZK_POREP_EINVAL,
+          "replica_id: not the one of miner %llu sector %llu with this ticket and comm_d",
+          (unsigned long long)sector->miner_id, (unsigned long long)sector->sector_number);
   }
   uint64_t *xs = malloc(ctx->cfg.challenges * sizeof *xs);
-  if (!xs) return fail(msg, len, CUZK_POREP_ENOMEM, "c2: out of memory");
+  if (!xs) return cuzk_porep_fail(msg, len, CUZK_POREP_ENOMEM, "c2: out of memory");
   cuzk_porep_err e = CUZK_POREP_OK;
   char sub[384];
   for (unsigned k = 0; k < ctx->partitions && !e; k++) {
     if ((e = cuzk_stacked_check_c1(&ctx->cfg, c1, k, sub, sizeof sub)))
-      fail(msg, len, e, "vanilla_proofs[%u]: %s", k, sub);
+      cuzk_porep_fail(msg, len, e, "vanilla_proofs[%u]: %s", k, sub);
     else
       e = check_challenges(ctx, k, xs, msg, len);
   }
@@ -235,7 +233,7 @@ cuzk_porep_err cuzk_c2_check(const cuzk_c2_ctx *ctx, const cuzk_c2_sector *secto
   /* C1 verified these proofs, but the C1 travelled since; re-checking costs far less than
    * proving and names the bad part instead of ending in an invalid proof. */
   if (!e && (e = cuzk_vanilla_verify(c1, sub, sizeof sub)))
-    fail(msg, len, e, "vanilla proofs do not verify: %s", sub);
+    cuzk_porep_fail(msg, len, e, "vanilla proofs do not verify: %s", sub);
   return e;
 }
 

@@ -1,30 +1,19 @@
 /* StackedCircuit (porep-circuit.md §4) and its public inputs (§5); see stacked_circuit.h. */
 #include "porep/stacked_circuit.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cuzk/gadgets.h"
 #include "cuzk/poseidon.h"
+#include "porep/fail.h"
 
 #define NPARENTS (CUZK_STACKED_DRG_PARENTS + CUZK_STACKED_EXP_PARENTS) /* 14 */
 #define TOTAL_PARENTS 37
 #define LABEL_BITS (39 * 256) /* 9,984 message bits of create_label */
 #define MAX_LEVELS 64
 #define MAX_SIBLINGS 7
-
-__attribute__((format(printf, 4, 5))) static cuzk_porep_err
-fail(char *msg, size_t len, cuzk_porep_err e, const char *fmt, ...) {
-  if (msg && len) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, len, fmt, ap);
-    va_end(ap);
-  }
-  return e;
-}
 
 /* log_base(x) if x is an exact power of base (base >= 2), else -1. */
 static int ilog(uint64_t x, unsigned base) {
@@ -46,32 +35,33 @@ cuzk_porep_err cuzk_stacked_config_init(cuzk_stacked_config *cfg, uint64_t nodes
                                         unsigned challenges, unsigned base_arity,
                                         unsigned sub_arity, unsigned top_arity, char *msg,
                                         size_t msg_len) {
-  if (!cfg) return fail(msg, msg_len, CUZK_POREP_EINVAL, "stacked config: NULL");
+  if (!cfg) return cuzk_porep_fail(msg, msg_len, CUZK_POREP_EINVAL, "stacked config: NULL");
   memset(cfg, 0, sizeof *cfg);
   int dl = ilog(nodes, 2);
   if (dl < 1 || dl > 40)
-    return fail(msg, msg_len, CUZK_POREP_EINVAL,
-                "stacked config: nodes %llu is not a power of two in 2..2^40",
-                (unsigned long long)nodes);
+    return cuzk_porep_fail(msg, msg_len, CUZK_POREP_EINVAL,
+                           "stacked config: nodes %llu is not a power of two in 2..2^40",
+                           (unsigned long long)nodes);
   if (layers < 1 || layers > CUZK_STACKED_MAX_LAYERS || !cuzk_poseidon_arity_supported(layers))
-    return fail(msg, msg_len, CUZK_POREP_EINVAL,
-                "stacked config: %u layers (the column hash needs a Poseidon arity: 2, 4, 8, 11)",
-                layers);
+    return cuzk_porep_fail(
+        msg, msg_len, CUZK_POREP_EINVAL,
+        "stacked config: %u layers (the column hash needs a Poseidon arity: 2, 4, 8, 11)", layers);
   if (challenges < 1 || challenges > 1000)
-    return fail(msg, msg_len, CUZK_POREP_EINVAL, "stacked config: %u challenges per partition",
-                challenges);
+    return cuzk_porep_fail(msg, msg_len, CUZK_POREP_EINVAL,
+                           "stacked config: %u challenges per partition", challenges);
   if (!arity_ok(base_arity, false) || !arity_ok(sub_arity, true) || !arity_ok(top_arity, true) ||
       (top_arity && !sub_arity))
-    return fail(msg, msg_len, CUZK_POREP_EINVAL,
-                "stacked config: tree arities %u-%u-%u (base 2/4/8; sub, top 0/2/4/8; top needs "
-                "sub)",
-                base_arity, sub_arity, top_arity);
+    return cuzk_porep_fail(
+        msg, msg_len, CUZK_POREP_EINVAL,
+        "stacked config: tree arities %u-%u-%u (base 2/4/8; sub, top 0/2/4/8; top needs "
+        "sub)",
+        base_arity, sub_arity, top_arity);
   uint64_t div = (uint64_t)(sub_arity ? sub_arity : 1) * (top_arity ? top_arity : 1);
   int bl = nodes % div ? -1 : ilog(nodes / div, base_arity);
   if (bl < 1)
-    return fail(msg, msg_len, CUZK_POREP_EINVAL,
-                "stacked config: %llu nodes do not make %u-%u-%u trees", (unsigned long long)nodes,
-                base_arity, sub_arity, top_arity);
+    return cuzk_porep_fail(msg, msg_len, CUZK_POREP_EINVAL,
+                           "stacked config: %llu nodes do not make %u-%u-%u trees",
+                           (unsigned long long)nodes, base_arity, sub_arity, top_arity);
   cfg->nodes = nodes;
   cfg->layers = layers;
   cfg->challenges = challenges;
@@ -109,20 +99,21 @@ static cuzk_porep_err check_path(const cuzk_c1_path *p, size_t levels, unsigned 
                                  const char *what, const char *part, unsigned ch, char *msg,
                                  size_t len) {
   if (p->n != levels)
-    return fail(msg, len, CUZK_POREP_EINVAL,
-                "challenge %u: %s: %s path has %zu levels, the circuit needs %zu", ch, what, part,
-                p->n, levels);
+    return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL,
+                           "challenge %u: %s: %s path has %zu levels, the circuit needs %zu", ch,
+                           what, part, p->n, levels);
   for (size_t l = 0; l < p->n; l++) {
     const cuzk_c1_path_elem *e = &p->v[l];
     if (e->hashes.n != arity - 1 || e->index >= arity)
-      return fail(msg, len, CUZK_POREP_EINVAL,
-                  "challenge %u: %s: %s level %zu has %zu siblings and index %llu (arity %u)", ch,
-                  what, part, l, e->hashes.n, (unsigned long long)e->index, arity);
+      return cuzk_porep_fail(
+          msg, len, CUZK_POREP_EINVAL,
+          "challenge %u: %s: %s level %zu has %zu siblings and index %llu (arity %u)", ch, what,
+          part, l, e->hashes.n, (unsigned long long)e->index, arity);
     for (size_t j = 0; j < e->hashes.n; j++)
       if (!b32_fr_ok(e->hashes.v[j]))
-        return fail(msg, len, CUZK_POREP_EINVAL,
-                    "challenge %u: %s: %s level %zu sibling %zu is not a field element", ch, what,
-                    part, l, j);
+        return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL,
+                               "challenge %u: %s: %s level %zu sibling %zu is not a field element",
+                               ch, what, part, l, j);
   }
   return CUZK_POREP_OK;
 }
@@ -133,15 +124,15 @@ static cuzk_porep_err check_mp(const cuzk_c1_merkle_proof *mp, bool sha,
   cuzk_porep_err e;
   if (sha) {
     if (mp->kind != CUZK_C1_MP_SINGLE)
-      return fail(msg, len, CUZK_POREP_EINVAL, "challenge %u: %s: not a single-tree proof", ch,
-                  what);
+      return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL,
+                             "challenge %u: %s: not a single-tree proof", ch, what);
     return check_path(&mp->base, c->comm_d_levels, 2, what, "base", ch, msg, len);
   }
   uint32_t kind = c->top_arity ? CUZK_C1_MP_TOP : c->sub_arity ? CUZK_C1_MP_SUB : CUZK_C1_MP_SINGLE;
   if (mp->kind != kind)
-    return fail(msg, len, CUZK_POREP_EINVAL,
-                "challenge %u: %s: Merkle proof kind %u, the %u-%u-%u tree needs %u", ch, what,
-                mp->kind, c->base_arity, c->sub_arity, c->top_arity, kind);
+    return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL,
+                           "challenge %u: %s: Merkle proof kind %u, the %u-%u-%u tree needs %u", ch,
+                           what, mp->kind, c->base_arity, c->sub_arity, c->top_arity, kind);
   if ((e = check_path(&mp->base, c->base_levels, c->base_arity, what, "base", ch, msg, len)))
     return e;
   if ((e = check_path(&mp->sub, c->sub_arity ? 1 : 0, c->sub_arity, what, "sub", ch, msg, len)))
@@ -166,20 +157,20 @@ static uint64_t mp_position(const cuzk_c1_merkle_proof *mp, bool sha,
 static cuzk_porep_err check_column(const cuzk_c1_column_proof *col, const cuzk_stacked_config *c,
                                    const char *what, unsigned ch, char *msg, size_t len) {
   if (col->rows.n != c->layers)
-    return fail(msg, len, CUZK_POREP_EINVAL,
-                "challenge %u: %s: column has %zu rows, the circuit needs %u layers", ch, what,
-                col->rows.n, c->layers);
+    return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL,
+                           "challenge %u: %s: column has %zu rows, the circuit needs %u layers", ch,
+                           what, col->rows.n, c->layers);
   for (size_t r = 0; r < col->rows.n; r++)
     if (!b32_fr_ok(col->rows.v[r]))
-      return fail(msg, len, CUZK_POREP_EINVAL, "challenge %u: %s: row %zu is not a field element",
-                  ch, what, r);
+      return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL,
+                             "challenge %u: %s: row %zu is not a field element", ch, what, r);
   cuzk_porep_err e = check_mp(&col->inclusion_proof, false, c, what, ch, msg, len);
   if (e) return e;
   uint64_t pos = mp_position(&col->inclusion_proof, false, c);
   if (pos != col->index)
-    return fail(msg, len, CUZK_POREP_EINVAL,
-                "challenge %u: %s: column index %u but its path is for leaf %llu", ch, what,
-                col->index, (unsigned long long)pos);
+    return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL,
+                           "challenge %u: %s: column index %u but its path is for leaf %llu", ch,
+                           what, col->index, (unsigned long long)pos);
   return CUZK_POREP_OK;
 }
 
@@ -187,33 +178,35 @@ cuzk_porep_err cuzk_stacked_check_c1(const cuzk_stacked_config *c, const cuzk_c1
                                      unsigned partition, char *msg, size_t len) {
   cuzk_porep_err e;
   char what[64];
-  if (!c || !c1) return fail(msg, len, CUZK_POREP_EINVAL, "stacked circuit: NULL config or C1");
+  if (!c || !c1)
+    return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL, "stacked circuit: NULL config or C1");
   if (partition >= c1->vanilla_proofs.n)
-    return fail(msg, len, CUZK_POREP_EPARTITION, "partition %u: the C1 has %zu partitions",
-                partition, c1->vanilla_proofs.n);
+    return cuzk_porep_fail(msg, len, CUZK_POREP_EPARTITION,
+                           "partition %u: the C1 has %zu partitions", partition,
+                           c1->vanilla_proofs.n);
   const cuzk_c1_partition *pp = &c1->vanilla_proofs.v[partition];
   if (pp->n != c->challenges)
-    return fail(msg, len, CUZK_POREP_EINVAL,
-                "partition %u has %zu challenge proofs, the circuit takes %u", partition, pp->n,
-                c->challenges);
+    return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL,
+                           "partition %u has %zu challenge proofs, the circuit takes %u", partition,
+                           pp->n, c->challenges);
   if (!b32_fr_ok(c1->replica_id) || !b32_fr_ok(c1->comm_d) || !b32_fr_ok(c1->comm_r))
-    return fail(msg, len, CUZK_POREP_EINVAL,
-                "replica_id, comm_d or comm_r is not a canonical field element");
+    return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL,
+                           "replica_id, comm_d or comm_r is not a canonical field element");
   for (unsigned i = 0; i < pp->n; i++) {
     const cuzk_c1_challenge_proof *cp = &pp->v[i];
     const cuzk_c1_replica_column_proof *rc = &cp->replica_column_proofs;
     if ((e = check_mp(&cp->comm_d_proofs, true, c, "comm_d_proofs", i, msg, len))) return e;
     if (!b32_fr_ok(cp->comm_d_proofs.leaf))
-      return fail(msg, len, CUZK_POREP_EINVAL,
-                  "challenge %u: comm_d_proofs: leaf is not a field element", i);
+      return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL,
+                             "challenge %u: comm_d_proofs: leaf is not a field element", i);
     if ((e = check_mp(&cp->comm_r_last_proof, false, c, "comm_r_last_proof", i, msg, len)))
       return e;
     if ((e = check_mp(&rc->c_x.inclusion_proof, false, c, "c_x", i, msg, len))) return e;
     if (rc->drg_parents.n != CUZK_STACKED_DRG_PARENTS ||
         rc->exp_parents.n != CUZK_STACKED_EXP_PARENTS)
-      return fail(msg, len, CUZK_POREP_EINVAL,
-                  "challenge %u: %zu drg and %zu exp parent columns (need 6 and 8)", i,
-                  rc->drg_parents.n, rc->exp_parents.n);
+      return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL,
+                             "challenge %u: %zu drg and %zu exp parent columns (need 6 and 8)", i,
+                             rc->drg_parents.n, rc->exp_parents.n);
     for (unsigned p = 0; p < CUZK_STACKED_DRG_PARENTS; p++) {
       snprintf(what, sizeof what, "drg_parents[%u]", p);
       if ((e = check_column(&rc->drg_parents.v[p], c, what, i, msg, len))) return e;
@@ -223,10 +216,11 @@ cuzk_porep_err cuzk_stacked_check_c1(const cuzk_stacked_config *c, const cuzk_c1
       if ((e = check_column(&rc->exp_parents.v[q], c, what, i, msg, len))) return e;
     }
     if (cp->labeling_proofs.n < 1)
-      return fail(msg, len, CUZK_POREP_EINVAL, "challenge %u: no labeling proofs", i);
+      return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL, "challenge %u: no labeling proofs", i);
     if (cp->labeling_proofs.v[0].node >= c->nodes)
-      return fail(msg, len, CUZK_POREP_EINVAL, "challenge %u: node %llu >= %llu nodes", i,
-                  (unsigned long long)cp->labeling_proofs.v[0].node, (unsigned long long)c->nodes);
+      return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL, "challenge %u: node %llu >= %llu nodes",
+                             i, (unsigned long long)cp->labeling_proofs.v[0].node,
+                             (unsigned long long)c->nodes);
     /* the PoR inputs are the paths' positions: they must be the challenged node */
     uint64_t node = cp->labeling_proofs.v[0].node;
     const struct {
@@ -239,21 +233,24 @@ cuzk_porep_err cuzk_stacked_check_c1(const cuzk_stacked_config *c, const cuzk_c1
     for (int k = 0; k < 3; k++) {
       uint64_t pos = mp_position(paths[k].mp, paths[k].sha, c);
       if (pos != node)
-        return fail(msg, len, CUZK_POREP_EINVAL,
-                    "challenge %u: %s: path is for leaf %llu, the challenge (labeling_proofs[0]."
-                    "node) is %llu",
-                    i, paths[k].what, (unsigned long long)pos, (unsigned long long)node);
+        return cuzk_porep_fail(
+            msg, len, CUZK_POREP_EINVAL,
+            "challenge %u: %s: path is for leaf %llu, the challenge (labeling_proofs[0]."
+            "node) is %llu",
+            i, paths[k].what, (unsigned long long)pos, (unsigned long long)node);
     }
     /* the two private globals come from proof 0; every proof must agree (§4.4) */
     if (memcmp(cp->comm_r_last_proof.root, pp->v[0].comm_r_last_proof.root, 32) ||
         memcmp(rc->c_x.inclusion_proof.root,
                pp->v[0].replica_column_proofs.c_x.inclusion_proof.root, 32))
-      return fail(msg, len, CUZK_POREP_EINVAL,
-                  "challenge %u: comm_r_last or comm_c root differs from challenge 0's", i);
+      return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL,
+                             "challenge %u: comm_r_last or comm_c root differs from challenge 0's",
+                             i);
   }
   if (!b32_fr_ok(pp->v[0].comm_r_last_proof.root) ||
       !b32_fr_ok(pp->v[0].replica_column_proofs.c_x.inclusion_proof.root))
-    return fail(msg, len, CUZK_POREP_EINVAL, "comm_r_last or comm_c is not a field element");
+    return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL,
+                           "comm_r_last or comm_c is not a field element");
   return CUZK_POREP_OK;
 }
 
@@ -388,24 +385,27 @@ static cuzk_r1cs_err synth_challenge(synth *s, const cuzk_c1_challenge_proof *cp
 cuzk_porep_err cuzk_stacked_synthesize(cuzk_cs *cs, const cuzk_stacked_config *cfg,
                                        const cuzk_c1 *c1, unsigned partition, char *msg,
                                        size_t len) {
-  if (!cs || !cfg) return fail(msg, len, CUZK_POREP_EINVAL, "stacked circuit: NULL argument");
+  if (!cs || !cfg)
+    return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL, "stacked circuit: NULL argument");
   if (cfg->layers < 1 || cfg->layers > CUZK_STACKED_MAX_LAYERS || cfg->challenges < 1 ||
       cfg->base_levels + 2 > MAX_LEVELS || cfg->comm_d_levels > MAX_LEVELS)
-    return fail(msg, len, CUZK_POREP_EINVAL, "stacked circuit: bad config (use config_init)");
+    return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL,
+                           "stacked circuit: bad config (use config_init)");
   synth s;
   memset(&s, 0, sizeof s);
   s.cs = cs;
   s.cfg = cfg;
   s.vals = cuzk_cs_has_values(cs);
   if (s.vals && !c1)
-    return fail(msg, len, CUZK_POREP_EINVAL,
-                "stacked circuit: the %s constraint system needs a C1 for its witness",
-                cuzk_cs_mode_name(cuzk_cs_mode_of(cs)));
+    return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL,
+                           "stacked circuit: the %s constraint system needs a C1 for its witness",
+                           cuzk_cs_mode_name(cuzk_cs_mode_of(cs)));
   cuzk_porep_err pe;
   if (c1 && (pe = cuzk_stacked_check_c1(cfg, c1, partition, msg, len))) return pe;
   if (cuzk_poseidon_params_get(&s.p2, 2) != CUZK_HASH_OK ||
       cuzk_poseidon_params_get(&s.pl, cfg->layers) != CUZK_HASH_OK)
-    return fail(msg, len, CUZK_POREP_EINVAL, "stacked circuit: no Poseidon arity %u", cfg->layers);
+    return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL, "stacked circuit: no Poseidon arity %u",
+                           cfg->layers);
   const cuzk_c1_partition *pp = c1 && s.vals ? &c1->vanilla_proofs.v[partition] : NULL;
 
   s.msg_bits = malloc(LABEL_BITS * sizeof *s.msg_bits);
@@ -413,7 +413,7 @@ cuzk_porep_err cuzk_stacked_synthesize(cuzk_cs *cs, const cuzk_stacked_config *c
   s.sib = malloc((size_t)MAX_LEVELS * MAX_SIBLINGS * sizeof *s.sib);
   s.levels = malloc(MAX_LEVELS * sizeof *s.levels);
   if (!s.msg_bits || !s.pbits || !s.sib || !s.levels) {
-    pe = fail(msg, len, CUZK_POREP_ENOMEM, "stacked circuit: out of memory");
+    pe = cuzk_porep_fail(msg, len, CUZK_POREP_ENOMEM, "stacked circuit: out of memory");
     goto out;
   }
 
@@ -439,15 +439,15 @@ cuzk_porep_err cuzk_stacked_synthesize(cuzk_cs *cs, const cuzk_stacked_config *c
         synth_challenge(&s, pp ? &pp->v[i] : NULL, rid_bits, &comm_d, &comm_r_last, &comm_c);
     if (e == CUZK_R1CS_OK) e = cuzk_cs_error(cs);
     if (e != CUZK_R1CS_OK) {
-      pe = fail(msg, len, CUZK_POREP_EINVAL, "stacked circuit: challenge %u: %s", i,
-                cuzk_r1cs_strerror(e));
+      pe = cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL, "stacked circuit: challenge %u: %s", i,
+                           cuzk_r1cs_strerror(e));
       goto out;
     }
   }
   pe = CUZK_POREP_OK;
   if (cuzk_cs_error(cs) != CUZK_R1CS_OK)
-    pe = fail(msg, len, CUZK_POREP_EINVAL, "stacked circuit: %s",
-              cuzk_r1cs_strerror(cuzk_cs_error(cs)));
+    pe = cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL, "stacked circuit: %s",
+                         cuzk_r1cs_strerror(cuzk_cs_error(cs)));
 out:
   free(s.msg_bits);
   free(s.pbits);
@@ -469,7 +469,7 @@ cuzk_porep_err cuzk_stacked_public_inputs_c1(cuzk_fr *out, const cuzk_stacked_co
   if (!ch || !par) {
     free(ch);
     free(par);
-    return fail(msg, msg_len, CUZK_POREP_ENOMEM, "stacked public inputs: out of memory");
+    return cuzk_porep_fail(msg, msg_len, CUZK_POREP_ENOMEM, "stacked public inputs: out of memory");
   }
   for (unsigned i = 0; i < cfg->challenges; i++) {
     const cuzk_c1_replica_column_proof *rc = &pp->v[i].replica_column_proofs;

@@ -1,15 +1,17 @@
 #!/bin/sh
-# PoRep C2 end to end at 2 KiB: setup (test parameters, ~1.5-2.5 min and 1.1 GB on 2 cores) ->
-# gen-vanilla -> prove -> verify, the proof also accepted by the independent @noble/curves
+# PoRep C2 end to end at 2 KiB: setup (--if-missing into PARAM_DIR: test parameters, ~1.5-2.5 min
+# and 1.1 GB on 2 cores the first time) -> gen-vanilla -> prove -> verify, the proof also
+# accepted by the independent @noble/curves
 # verifier; rejected: another sector's C1, a flipped proof byte, a C1 whose seed or comm_r was
 # changed. prove refuses, before any proving, a wrong miner/sector and a tampered vanilla proof.
 # CUZK_TEST_C2=0 skips it (exit 77); the sanitizer build registers it only with CUZK_TEST_C2=1.
-# usage: c2.sh CUZK_BENCH [NODE VERIFY_MJS]
+# usage: c2.sh CUZK_BENCH PARAM_DIR [NODE VERIFY_MJS]
 set -eu
 [ "${CUZK_TEST_C2:-1}" != 0 ] || { echo "skipped: CUZK_TEST_C2=0"; exit 77; }
 B=$1
-NODE=${2:-}
-MJS=${3:-}
+P=$2
+NODE=${3:-}
+MJS=${4:-}
 D=$(mktemp -d /tmp/cuzk-c2-XXXXXX)
 trap 'rm -rf "$D"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -23,39 +25,39 @@ edit() { # edit IN OUT PYTHON-STATEMENT-ON-d
   python3 -c "import json, sys; d = json.load(open(sys.argv[1])); $3; json.dump(d, open(sys.argv[2], 'w'))" "$1" "$2"
 }
 
-"$B" setup --sector-size 2KiB --param-cache "$D"
-vk=$(ls "$D"/v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f.vk) ||
+"$B" setup --sector-size 2KiB --param-cache "$P" --if-missing
+vk=$(ls "$P"/v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-0-0-sha256_hasher-032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f.vk) ||
   fail "parameter file name"
 "$B" gen-vanilla porep --sector-size 2KiB --data random:3 --miner-id 1000 --sector-num 7 -o "$D/c1.json" >/dev/null
 "$B" gen-vanilla porep --sector-size 2KiB --data random:4 -o "$D/other.json" >/dev/null
 
 # refused before proving
 rejects "wrong sector number" "replica_id: not the one of miner 1000 sector 8" \
-  "$B" prove --c1 "$D/c1.json" --param-cache "$D" --miner-id 1000 --sector-num 8 -o "$D/x.bin"
+  "$B" prove --c1 "$D/c1.json" --param-cache "$P" --miner-id 1000 --sector-num 8 -o "$D/x.bin"
 edit "$D/c1.json" "$D/tampered.json" \
   "r = d['vanilla_proofs']['StackedDrg2KiBV1'][0][0]['replica_column_proofs']['drg_parents'][1]['column']['rows']; r[0][0] ^= 1"
 rejects "tampered column row" "vanilla proofs do not verify: partition 0" \
-  "$B" prove --c1 "$D/tampered.json" --param-cache "$D" -o "$D/x.bin"
+  "$B" prove --c1 "$D/tampered.json" --param-cache "$P" -o "$D/x.bin"
 [ ! -e "$D/x.bin" ] || fail "a proof was written for a refused C1"
 
-"$B" prove --c1 "$D/c1.json" --param-cache "$D" --miner-id 1000 --sector-num 7 -o "$D/proof.bin"
+"$B" prove --c1 "$D/c1.json" --param-cache "$P" --miner-id 1000 --sector-num 7 -o "$D/proof.bin"
 [ "$(wc -c <"$D/proof.bin")" -eq 192 ] || fail "proof size"
-"$B" verify --c1 "$D/c1.json" --param-cache "$D" --proof "$D/proof.bin" --write-inputs "$D/inputs.txt" |
+"$B" verify --c1 "$D/c1.json" --param-cache "$P" --proof "$D/proof.bin" --write-inputs "$D/inputs.txt" |
   grep -q "partition 0: valid" || fail "proof rejected"
 if [ -n "$NODE" ]; then
   "$NODE" "$MJS" "$vk" "$D/proof.bin" "$D/inputs.txt" --expect accept || fail "noble rejected the proof"
 fi
 
 rejects "another sector's C1" "partition 0: INVALID" \
-  "$B" verify --c1 "$D/other.json" --param-cache "$D" --proof "$D/proof.bin"
+  "$B" verify --c1 "$D/other.json" --param-cache "$P" --proof "$D/proof.bin"
 edit "$D/c1.json" "$D/seed.json" "d['seed'][5] ^= 1"
 rejects "another seed" "partition 0: INVALID" \
-  "$B" verify --c1 "$D/seed.json" --param-cache "$D" --proof "$D/proof.bin"
+  "$B" verify --c1 "$D/seed.json" --param-cache "$P" --proof "$D/proof.bin"
 edit "$D/c1.json" "$D/commr.json" "d['comm_r'][0] ^= 1"
 rejects "another comm_r" "partition 0: INVALID" \
-  "$B" verify --c1 "$D/commr.json" --param-cache "$D" --proof "$D/proof.bin"
+  "$B" verify --c1 "$D/commr.json" --param-cache "$P" --proof "$D/proof.bin"
 python3 -c "import sys; b = bytearray(open(sys.argv[1], 'rb').read()); b[150] ^= 1; open(sys.argv[1], 'wb').write(b)" "$D/proof.bin"
-if "$B" verify --c1 "$D/c1.json" --param-cache "$D" --proof "$D/proof.bin" >/dev/null 2>&1; then
+if "$B" verify --c1 "$D/c1.json" --param-cache "$P" --proof "$D/proof.bin" >/dev/null 2>&1; then
   fail "tampered proof accepted"
 fi
 echo "c2 2KiB: ok"

@@ -20,6 +20,15 @@ int cmd_prove(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_synth_only(int argc, char **argv);
 int cmd_synth_ab(int argc, char **argv);
+/* The daemon's client commands (cmd_client.c); -a/--addr, --timeout-ms and --log-level may also
+ * come before the command name, which cmd_client_global handles. */
+int cmd_single(int argc, char **argv);
+int cmd_batch(int argc, char **argv);
+int cmd_status(int argc, char **argv);
+int cmd_preload(int argc, char **argv);
+int cmd_metrics(int argc, char **argv);
+bool cli_client_global_opt(const char *arg);
+int cmd_client_global(int argc, char **argv);
 
 /* Prints "cuzk-bench: <msg>" to stderr and returns 1 (or 2 for usage errors). */
 int cli_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -7,13 +7,13 @@
  *   cuzk-bench setup / prove / verify  offline PoRep C2 (test parameters, proofs, verification)
  *   cuzk-bench synth-only ...          in-process synthesis microbenchmark (+ perf counters)
  *   cuzk-bench synth-ab ...            interleaved A/B of two synth-only option sets
+ *   cuzk-bench single / batch / status / preload / metrics [-a ADDR]   the daemon's client
  * Run a subcommand with --help for its options.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
-
 
 static void usage(FILE *f) {
   fputs("usage: cuzk-bench <command> [options]\n"
@@ -26,6 +26,13 @@ static void usage(FILE *f) {
         "  verify              verify PoRep C2 proofs against a C1 output\n"
         "  synth-only          synthesis microbenchmark over a C1 (--perf counters)\n"
         "  synth-ab            A/B of two synth-only option sets, interleaved (time, perf, Ir)\n"
+        "Daemon client (-a/--addr ADDR, default http://127.0.0.1:9820; cuzk-daemon's built-in\n"
+        "default is unix://<its working directory>/cuzk.sock):\n"
+        "  single              one proof through the daemon (Prove)\n"
+        "  batch               N proofs, J at a time, with a throughput summary\n"
+        "  status              the daemon's status (GetStatus)\n"
+        "  preload             load a parameter set in the daemon (PreloadSRS)\n"
+        "  metrics             the daemon's Prometheus metrics (GetMetrics)\n"
         "Run 'cuzk-bench <command> --help' for its options.\n",
         f);
 }
@@ -45,6 +52,12 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "verify")) return cmd_verify(argc - 1, argv + 1);
   if (!strcmp(cmd, "synth-only")) return cmd_synth_only(argc - 1, argv + 1);
   if (!strcmp(cmd, "synth-ab")) return cmd_synth_ab(argc - 1, argv + 1);
+  if (!strcmp(cmd, "single")) return cmd_single(argc - 1, argv + 1);
+  if (!strcmp(cmd, "batch")) return cmd_batch(argc - 1, argv + 1);
+  if (!strcmp(cmd, "status")) return cmd_status(argc - 1, argv + 1);
+  if (!strcmp(cmd, "preload")) return cmd_preload(argc - 1, argv + 1);
+  if (!strcmp(cmd, "metrics")) return cmd_metrics(argc - 1, argv + 1);
+  if (cli_client_global_opt(cmd)) return cmd_client_global(argc, argv);
   if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
     usage(stdout);
     return 0;

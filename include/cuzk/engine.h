@@ -1,0 +1,200 @@
+/*
+ * The proving engine behind the daemon: jobs with server-generated ids, priority scheduling
+ * (CRITICAL > HIGH > NORMAL > LOW, FIFO within one), the PoRep partition pipeline (synthesis
+ * workers -> bounded queue -> prove workers, admission by the bytes a partition is measured to
+ * use), partition batching across sectors, the SRS manager (parameter sets loaded once, shared
+ * by reference, evicted LRU within a byte budget) and the metrics. Generic over proof kinds:
+ * kinds without a circuit yet end FAILED "unsupported proof kind". All functions are
+ * thread-safe. Library code: errors are returned, log lines go to the configured callback.
+ */
+#ifndef CUZK_ENGINE_H
+#define CUZK_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+  CUZK_ENGINE_OK = 0,
+  CUZK_ENGINE_EINVAL,    /* bad argument (message says which) */
+  CUZK_ENGINE_ENOMEM,    /* allocation failed */
+  CUZK_ENGINE_ENOTFOUND, /* no such job id (never existed or its result expired) / circuit id */
+  CUZK_ENGINE_ESHUTDOWN, /* the engine is shutting down: no new jobs */
+  CUZK_ENGINE_ETHREAD,   /* a thread could not be created */
+  CUZK_ENGINE_EIO,       /* a parameter file could not be read or written */
+} cuzk_engine_err;
+const char *cuzk_engine_strerror(cuzk_engine_err e);
+
+/* The wire values of cuzk.v1 ProofKind, Priority and AwaitProofResponse.Status. */
+typedef enum {
+  CUZK_KIND_UNSPECIFIED = 0,
+  CUZK_KIND_POREP_SEAL_COMMIT = 1,
+  CUZK_KIND_SNAP_DEALS_UPDATE = 2,
+  CUZK_KIND_WINDOW_POST_PARTITION = 3,
+  CUZK_KIND_WINNING_POST = 4,
+} cuzk_proof_kind;
+#define CUZK_NUM_PROOF_KINDS 5
+/* "porep_c2", "snap_update", "window_post", "winning_post" (the metric label values); NULL
+ * otherwise. */
+const char *cuzk_proof_kind_label(cuzk_proof_kind k);
+
+typedef enum {
+  CUZK_PRIORITY_DEFAULT = 0, /* the kind's default: WinningPoSt CRITICAL, WindowPoSt HIGH, else
+                                NORMAL */
+  CUZK_PRIORITY_LOW = 1,
+  CUZK_PRIORITY_NORMAL = 2,
+  CUZK_PRIORITY_HIGH = 3,
+  CUZK_PRIORITY_CRITICAL = 4,
+} cuzk_priority;
+
+typedef enum {
+  CUZK_JOB_UNKNOWN = 0, /* still queued or running (never a final status) */
+  CUZK_JOB_COMPLETED = 1,
+  CUZK_JOB_FAILED = 2,
+  CUZK_JOB_CANCELLED = 3,
+  CUZK_JOB_TIMEOUT = 4, /* only for a watch whose timeout passed; the job goes on */
+} cuzk_job_status;
+
+#define CUZK_JOB_ID_LEN 37 /* a UUIDv4 in text, NUL included */
+
+typedef struct {
+  const char *request_id; /* the caller's opaque, non-unique string (logs only); may be NULL */
+  cuzk_proof_kind kind;
+  cuzk_priority priority;
+  uint64_t sector_size;         /* 0 = take it from the registered proof */
+  uint64_t registered_proof;    /* the FFI ordinal */
+  const uint8_t *vanilla_proof; /* PoRep: the C1 output (raw JSON or Curio's envelope); copied */
+  size_t vanilla_proof_len;
+  /* PoRep: when miner_id != 0, the C1's replica_id must be the one of this miner and sector. */
+  uint64_t sector_number, miner_id;
+} cuzk_job_request;
+
+typedef struct {
+  char job_id[CUZK_JOB_ID_LEN];
+  cuzk_job_status status;
+  uint8_t *proof; /* 192 bytes per partition, in partition order (COMPLETED only) */
+  size_t proof_len;
+  char error[512]; /* FAILED / CANCELLED: why */
+  uint64_t queue_wait_ms, srs_load_ms, synthesis_ms, prove_ms, total_ms;
+} cuzk_job_result;
+
+/* Log levels (the config's log_level picks the least severe printed). */
+typedef enum { CUZK_LOG_ERROR, CUZK_LOG_WARN, CUZK_LOG_INFO, CUZK_LOG_DEBUG } cuzk_log_level;
+typedef void (*cuzk_log_fn)(void *user, cuzk_log_level level, const char *job_id, const char *msg);
+
+typedef struct {
+  unsigned threads;            /* the one shared pool; 0 = one per CPU */
+  unsigned synthesis_workers;  /* partitions synthesized at once (each on one pool thread) */
+  unsigned prove_workers;      /* proofs computed at once (each uses the pool) */
+  unsigned prove_queue;        /* synthesized partitions waiting for a prove worker, at most */
+  uint64_t memory_budget;      /* bytes for in-flight partitions; 0 = 3/4 of physical memory */
+  uint64_t srs_budget;         /* bytes of loaded parameter sets; 0 = no limit but the memory */
+  const char *param_cache;     /* parameter directory (NULL: $FIL_PROOFS_PARAMETER_CACHE, then
+                                  /var/tmp/filecoin-proof-parameters) */
+  bool generate_test_params;   /* parameters of test sizes (<= 512 MiB) missing from param_cache:
+                                  use, or generate on first use, TEST parameters (seeded,
+                                  insecure) in test_params_dir */
+  const char *test_params_dir; /* NULL: param_cache */
+  unsigned batch_max;          /* partitions proven together at most (1 = no batching) */
+  unsigned batch_wait_ms;      /* how long a ready partition may wait for company */
+  unsigned result_ttl_s;       /* how long an ended job's result stays retrievable */
+  bool verify_proofs;          /* check every PoRep proof before answering (seal_commit_phase2's
+                                  verify_seal); on by default */
+  cuzk_log_fn log;
+  void *log_user;
+  cuzk_log_level log_level;
+} cuzk_engine_config;
+void cuzk_engine_config_default(cuzk_engine_config *c);
+
+typedef struct cuzk_engine cuzk_engine;
+
+cuzk_engine_err cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg, char *msg,
+                                   size_t msg_len);
+
+/*
+ * Queues a job and writes its new id. Only a request that cannot be a job is refused here
+ * (EINVAL: proof_kind outside 1..4, priority outside 0..4; ESHUTDOWN); every other problem (an
+ * unsupported kind, a bad C1, missing parameters) makes the job end FAILED with the reason, so
+ * callers see it in-band. queue_position: jobs queued ahead of it (may be NULL).
+ */
+cuzk_engine_err cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *r,
+                                   char job_id[CUZK_JOB_ID_LEN], uint32_t *queue_position,
+                                   char *msg, size_t msg_len);
+
+/*
+ * Waits for a job without blocking: fn(user, result) is called exactly once — with the final
+ * result (at once, on this thread, if the job has ended), with status TIMEOUT when timeout_ms
+ * (0 = none) passes first, or with status UNKNOWN when the watch is dropped (unwatch, shutdown).
+ * The result and its proof belong to the engine and are valid only during the call. fn runs on an
+ * engine thread and must not block; it may call any engine function but unwatch of its own watch.
+ * *watch (may be NULL) names the watch. ENOTFOUND for an unknown or expired job id (fn is not
+ * called).
+ */
+typedef void (*cuzk_job_done_fn)(void *user, const cuzk_job_result *r);
+cuzk_engine_err cuzk_engine_watch(cuzk_engine *e, const char *job_id, uint64_t timeout_ms,
+                                  cuzk_job_done_fn fn, void *user, uint64_t *watch);
+/* Ends a watch early: if its fn has not been called, it is called now (status UNKNOWN) before
+ * this returns; if it is being called on another thread, this waits for it to return. */
+void cuzk_engine_unwatch(cuzk_engine *e, uint64_t watch);
+
+/* Blocking wait: copies the result (proof malloc'd; cuzk_job_result_clear frees it). */
+cuzk_engine_err cuzk_engine_await(cuzk_engine *e, const char *job_id, uint64_t timeout_ms,
+                                  cuzk_job_result *out);
+void cuzk_job_result_clear(cuzk_job_result *r);
+
+/*
+ * Cancels a job. Queued: it ends CANCELLED at once. Running: it stops at the next partition or
+ * prover stage boundary and ends CANCELLED (*was_running = true). Ended: nothing changes.
+ * ENOTFOUND for an unknown id.
+ */
+cuzk_engine_err cuzk_engine_cancel(cuzk_engine *e, const char *job_id, bool *was_running);
+
+/* ---- parameter sets ------------------------------------------------------------------------- */
+/* Circuit ids: "porep-2k", "porep-8m", "porep-512m", "porep-32g", "porep-64g" (spec §2.9 plus the
+ * test sizes). Tier as SRSStatus.Tier: HOT (decoded in memory), COLD (on disk only). */
+enum { CUZK_SRS_HOT = 0, CUZK_SRS_WARM = 1, CUZK_SRS_COLD = 2 };
+typedef struct {
+  char circuit_id[24];
+  int tier;
+  uint64_t bytes; /* in memory when HOT, the file size otherwise */
+  uint32_t refs;  /* jobs using it now */
+} cuzk_srs_info;
+
+/* Loads a set now (already: it was loaded). ENOTFOUND for an unknown circuit id, EIO for a
+ * missing or bad file (msg has the path). */
+cuzk_engine_err cuzk_engine_preload(cuzk_engine *e, const char *circuit_id, bool *already,
+                                    uint64_t *load_ms, char *msg, size_t msg_len);
+/* Unloads a set no job is using (was_loaded false if it was not loaded or is in use). */
+cuzk_engine_err cuzk_engine_evict(cuzk_engine *e, const char *circuit_id, bool *was_loaded,
+                                  uint64_t *freed_bytes);
+
+/* ---- status and metrics --------------------------------------------------------------------- */
+typedef struct {
+  cuzk_srs_info *srs; /* every known set, loaded or not */
+  size_t n_srs;
+  uint32_t pending[CUZK_NUM_PROOF_KINDS], running[CUZK_NUM_PROOF_KINDS];
+  uint64_t completed, failed, cancelled, uptime_s;
+  uint64_t memory_used, memory_budget; /* in-flight partitions + loaded sets */
+} cuzk_engine_status;
+cuzk_engine_err cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *out);
+void cuzk_engine_status_free(cuzk_engine_status *s);
+/* Prometheus text exposition (the reference's metric names plus per-stage histograms, queue
+ * depth, memory, SRS bytes) and the /status JSON; malloc'd, NULL on allocation failure. */
+char *cuzk_engine_metrics_text(cuzk_engine *e);
+char *cuzk_engine_status_json(cuzk_engine *e);
+
+/* Stops accepting jobs. cancel: queued and running jobs end CANCELLED (running ones at their next
+ * boundary); else they run to the end. Returns when no job is running or grace_ms passed
+ * (0 = wait for ever); false if jobs were still running then (they are cancelled). */
+bool cuzk_engine_shutdown(cuzk_engine *e, bool cancel, unsigned grace_ms);
+/* Shuts down (cancelling) if needed, ends every watch, joins the threads, frees. */
+void cuzk_engine_destroy(cuzk_engine *e);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,469 @@
+/* The engine's public face (include/cuzk/engine.h): configuration, threads, submission,
+ * watches, cancellation, status, shutdown. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engine/engine_internal.h"
+
+const char *cuzk_engine_strerror(cuzk_engine_err e) {
+  switch (e) {
+  case CUZK_ENGINE_OK: return "success";
+  case CUZK_ENGINE_EINVAL: return "invalid argument";
+  case CUZK_ENGINE_ENOMEM: return "out of memory";
+  case CUZK_ENGINE_ENOTFOUND: return "not found";
+  case CUZK_ENGINE_ESHUTDOWN: return "the engine is shutting down";
+  case CUZK_ENGINE_ETHREAD: return "cannot create a thread";
+  case CUZK_ENGINE_EIO: return "cannot read the parameter files";
+  }
+  return "unknown engine error";
+}
+
+const char *cuzk_proof_kind_label(cuzk_proof_kind k) {
+  switch (k) {
+  case CUZK_KIND_POREP_SEAL_COMMIT: return "porep_c2";
+  case CUZK_KIND_SNAP_DEALS_UPDATE: return "snap_update";
+  case CUZK_KIND_WINDOW_POST_PARTITION: return "window_post";
+  case CUZK_KIND_WINNING_POST: return "winning_post";
+  case CUZK_KIND_UNSPECIFIED: break;
+  }
+  return NULL;
+}
+
+void cuzk_engine_config_default(cuzk_engine_config *c) {
+  memset(c, 0, sizeof *c);
+  c->synthesis_workers = 1;
+  c->prove_workers = 1;
+  c->prove_queue = 1;
+  c->batch_max = 1;
+  c->batch_wait_ms = 0;
+  c->result_ttl_s = 3600;
+  c->verify_proofs = true;
+  c->log_level = CUZK_LOG_INFO;
+}
+
+static void *thread_main_synth(void *a) { return eng_synth_main(a); }
+static void *thread_main_prove(void *a) { return eng_prove_main(a); }
+static void *thread_main_timer(void *a) { return eng_timer_main(a); }
+
+static bool init_sync(cuzk_engine *e) {
+  pthread_condattr_t ca;
+  if (pthread_condattr_init(&ca) || pthread_condattr_setclock(&ca, CLOCK_MONOTONIC)) return false;
+  pthread_cond_t *cvs[] = {&e->work_cv,  &e->prove_cv, &e->space_cv, &e->timer_cv,
+                           &e->watch_cv, &e->srs_cv,   &e->idle_cv};
+  bool ok = pthread_mutex_init(&e->mu, NULL) == 0;
+  for (size_t i = 0; ok && i < sizeof cvs / sizeof cvs[0]; i++)
+    ok = pthread_cond_init(cvs[i], &ca) == 0;
+  pthread_condattr_destroy(&ca);
+  return ok;
+}
+
+static void join_all(cuzk_engine *e) {
+  pthread_mutex_lock(&e->mu);
+  e->quitting = true;
+  pthread_cond_broadcast(&e->work_cv);
+  pthread_cond_broadcast(&e->prove_cv);
+  pthread_cond_broadcast(&e->space_cv);
+  pthread_cond_broadcast(&e->timer_cv);
+  pthread_mutex_unlock(&e->mu);
+  for (unsigned i = 0; i < e->n_threads; i++)
+    pthread_join(e->threads[i], NULL);
+  e->n_threads = 0;
+}
+
+static void free_engine(cuzk_engine *e) {
+  for (unsigned b = 0; b < ENG_BUCKETS; b++)
+    for (eng_job *j = e->buckets[b], *n; j; j = n) {
+      n = j->hnext;
+      if (j->srs) eng_srs_release(e, j->srs);
+      eng_free_job(j);
+    }
+  for (prove_item *it = e->pq, *n; it; it = n) {
+    n = it->next;
+    cuzk_cs_destroy(it->cs);
+    free(it);
+  }
+  for (unsigned i = 0; i < e->n_free_cs; i++)
+    cuzk_cs_destroy(e->free_cs[i]);
+  free(e->free_cs);
+  eng_srs_free_all(e);
+  cuzk_prom_registry_destroy(e->prom);
+  cuzk_pool_destroy(e->pool);
+  free(e->threads);
+  free(e);
+}
+
+cuzk_engine_err cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *cfg, char *msg,
+                                   size_t len) {
+  if (!out || !cfg) return CUZK_ENGINE_EINVAL;
+  *out = NULL;
+  if (!cfg->synthesis_workers || !cfg->prove_workers || !cfg->prove_queue || !cfg->batch_max ||
+      cfg->synthesis_workers > 64 || cfg->prove_workers > 16 || cfg->batch_max > 64) {
+    snprintf(msg, len,
+             "engine: synthesis_workers (1..64), prove_workers (1..16), prove_queue (>= 1) and "
+             "batch_max (1..64) are out of range");
+    return CUZK_ENGINE_EINVAL;
+  }
+  cuzk_engine *e = calloc(1, sizeof *e);
+  if (!e) return CUZK_ENGINE_ENOMEM;
+  e->cfg = *cfg;
+  const char *dir = cfg->param_cache;
+  if (!dir || !*dir) dir = getenv("FIL_PROOFS_PARAMETER_CACHE");
+  if (!dir || !*dir) dir = "/var/tmp/filecoin-proof-parameters";
+  if (strlen(dir) >= sizeof e->param_cache - 256) {
+    free(e);
+    snprintf(msg, len, "engine: param_cache: path too long");
+    return CUZK_ENGINE_EINVAL;
+  }
+  snprintf(e->param_cache, sizeof e->param_cache, "%s", dir);
+  e->cfg.param_cache = e->param_cache;
+  const char *tdir = cfg->test_params_dir && *cfg->test_params_dir ? cfg->test_params_dir : dir;
+  if (strlen(tdir) >= sizeof e->test_params_dir - 256) {
+    free(e);
+    snprintf(msg, len, "engine: test_params_dir: path too long");
+    return CUZK_ENGINE_EINVAL;
+  }
+  snprintf(e->test_params_dir, sizeof e->test_params_dir, "%s", tdir);
+  e->cfg.test_params_dir = e->test_params_dir;
+  e->cfg.log_level = cfg->log ? cfg->log_level : CUZK_LOG_ERROR;
+  if (!init_sync(e)) {
+    free(e);
+    return CUZK_ENGINE_ENOMEM;
+  }
+  long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+  uint64_t phys = pages > 0 && psize > 0 ? (uint64_t)pages * (uint64_t)psize : UINT64_C(8) << 30;
+  e->mem_budget = cfg->memory_budget ? cfg->memory_budget : phys / 4 * 3;
+  unsigned threads = cfg->threads;
+  if (!threads) {
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    threads = n > 0 ? (unsigned)n : 1;
+  }
+  e->max_free_cs = cfg->synthesis_workers + cfg->prove_queue + cfg->prove_workers * cfg->batch_max;
+  e->free_cs = calloc(e->max_free_cs, sizeof *e->free_cs);
+  e->n_synth = cfg->synthesis_workers;
+  e->n_prove = cfg->prove_workers;
+  e->threads = calloc(e->n_synth + e->n_prove + 1, sizeof *e->threads);
+  e->t_created = eng_now();
+  eng_srs_init(e);
+  if (!eng_metrics_init(e)) {
+    free_engine(e);
+    return CUZK_ENGINE_ENOMEM;
+  }
+  if (!e->free_cs || !e->threads || cuzk_pool_create(&e->pool, threads) != CUZK_POOL_OK) {
+    free_engine(e);
+    snprintf(msg, len, "engine: cannot create the worker pool of %u threads", threads);
+    return CUZK_ENGINE_ENOMEM;
+  }
+  for (unsigned i = 0; i < e->n_synth + e->n_prove + 1; i++) {
+    void *(*fn)(void *) = i < e->n_synth                ? thread_main_synth
+                          : i < e->n_synth + e->n_prove ? thread_main_prove
+                                                        : thread_main_timer;
+    if (pthread_create(&e->threads[i], NULL, fn, e)) {
+      join_all(e);
+      free_engine(e);
+      snprintf(msg, len, "engine: cannot create its threads");
+      return CUZK_ENGINE_ETHREAD;
+    }
+    e->n_threads++;
+  }
+  eng_log(e, CUZK_LOG_INFO, NULL,
+          "engine: %u pool threads, %u synthesis and %u prove workers, prove queue %u, batch %u "
+          "(%u ms), memory budget %.1f GiB, parameters in %s",
+          threads, e->n_synth, e->n_prove, cfg->prove_queue, cfg->batch_max, cfg->batch_wait_ms,
+          (double)e->mem_budget / 1073741824.0, e->param_cache);
+  *out = e;
+  return CUZK_ENGINE_OK;
+}
+
+static cuzk_priority default_priority(cuzk_proof_kind k) {
+  return k == CUZK_KIND_WINNING_POST            ? CUZK_PRIORITY_CRITICAL
+         : k == CUZK_KIND_WINDOW_POST_PARTITION ? CUZK_PRIORITY_HIGH
+                                                : CUZK_PRIORITY_NORMAL;
+}
+
+cuzk_engine_err cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *r,
+                                   char job_id[CUZK_JOB_ID_LEN], uint32_t *queue_position,
+                                   char *msg, size_t len) {
+  if (!e || !r || !job_id || (r->vanilla_proof_len && !r->vanilla_proof)) {
+    snprintf(msg, len, "submit: NULL argument");
+    return CUZK_ENGINE_EINVAL;
+  }
+  if (r->kind < CUZK_KIND_POREP_SEAL_COMMIT || r->kind > CUZK_KIND_WINNING_POST) {
+    snprintf(msg, len, "invalid proof_kind: %d", (int)r->kind);
+    return CUZK_ENGINE_EINVAL;
+  }
+  if (r->priority < CUZK_PRIORITY_DEFAULT || r->priority > CUZK_PRIORITY_CRITICAL) {
+    snprintf(msg, len, "invalid priority: %d", (int)r->priority);
+    return CUZK_ENGINE_EINVAL;
+  }
+  eng_job *j = calloc(1, sizeof *j);
+  if (!j) return CUZK_ENGINE_ENOMEM;
+  j->kind = r->kind;
+  j->prio = r->priority ? r->priority : default_priority(r->kind);
+  j->registered_proof = r->registered_proof;
+  j->sector_size = r->sector_size;
+  j->miner_id = r->miner_id;
+  j->sector_number = r->sector_number;
+  j->request_id = strdup(r->request_id ? r->request_id : "");
+  j->input_len = r->vanilla_proof_len;
+  j->input = j->input_len ? malloc(j->input_len) : NULL;
+  if (!j->request_id || (j->input_len && !j->input) || !eng_new_id(j->id)) {
+    eng_free_job(j);
+    snprintf(msg, len, "submit: out of memory");
+    return CUZK_ENGINE_ENOMEM;
+  }
+  if (j->input_len) memcpy(j->input, r->vanilla_proof, j->input_len);
+  atomic_init(&j->cancel, 0);
+  j->t_submit = eng_now();
+
+  pthread_mutex_lock(&e->mu);
+  if (e->stopping) {
+    pthread_mutex_unlock(&e->mu);
+    eng_free_job(j);
+    snprintf(msg, len, "the daemon is shutting down");
+    return CUZK_ENGINE_ESHUTDOWN;
+  }
+  j->seq = e->next_seq++;
+  uint32_t ahead = 0;
+  for (eng_job *a = e->active; a; a = a->anext)
+    ahead += a->state == JOB_QUEUED && a->prio >= j->prio;
+  eng_insert(e, j);
+  memcpy(job_id, j->id, CUZK_JOB_ID_LEN);
+  if (j->kind != CUZK_KIND_POREP_SEAL_COMMIT) {
+    char why[128];
+    snprintf(why, sizeof why, "unsupported proof kind: %s (no circuit for it yet)",
+             cuzk_proof_kind_label(j->kind));
+    eng_end(e, j, CUZK_JOB_FAILED, why);
+  } else {
+    eng_log(e, CUZK_LOG_INFO, j->id, "submitted: %s, priority %d, %zu bytes, request_id '%s'",
+            cuzk_proof_kind_label(j->kind), (int)j->prio, j->input_len, j->request_id);
+  }
+  pthread_cond_broadcast(&e->work_cv);
+  pthread_mutex_unlock(&e->mu);
+  if (queue_position) *queue_position = ahead;
+  return CUZK_ENGINE_OK;
+}
+
+cuzk_engine_err cuzk_engine_watch(cuzk_engine *e, const char *job_id, uint64_t timeout_ms,
+                                  cuzk_job_done_fn fn, void *user, uint64_t *watch_id) {
+  if (!e || !job_id || !fn) return CUZK_ENGINE_EINVAL;
+  pthread_mutex_lock(&e->mu);
+  eng_job *j = eng_find(e, job_id);
+  if (!j) {
+    pthread_mutex_unlock(&e->mu);
+    return CUZK_ENGINE_ENOTFOUND;
+  }
+  watch *w = calloc(1, sizeof *w);
+  if (!w) {
+    pthread_mutex_unlock(&e->mu);
+    return CUZK_ENGINE_ENOMEM;
+  }
+  w->id = ++e->next_watch;
+  if (watch_id) *watch_id = w->id;
+  w->job = j;
+  w->fn = fn;
+  w->user = user;
+  if (j->state == JOB_ENDED) { /* at once, on this thread */
+    w->state = W_FIRING;
+    j->refs++;
+    pthread_mutex_unlock(&e->mu);
+    fn(user, &j->result);
+    pthread_mutex_lock(&e->mu);
+    j->refs--;
+    free(w);
+    pthread_mutex_unlock(&e->mu);
+    return CUZK_ENGINE_OK;
+  }
+  w->deadline = timeout_ms ? eng_now() + (double)timeout_ms / 1000.0 : 0;
+  w->next = e->watches;
+  e->watches = w;
+  pthread_cond_broadcast(&e->timer_cv);
+  pthread_mutex_unlock(&e->mu);
+  return CUZK_ENGINE_OK;
+}
+
+void cuzk_engine_unwatch(cuzk_engine *e, uint64_t id) {
+  if (!e) return;
+  pthread_mutex_lock(&e->mu);
+  for (;;) {
+    watch **p = &e->watches;
+    while (*p && (*p)->id != id)
+      p = &(*p)->next;
+    watch *w = *p;
+    if (!w) break; /* fired and gone, or never existed */
+    if (w->state == W_FIRING) {
+      pthread_cond_wait(&e->watch_cv, &e->mu);
+      continue;
+    }
+    *p = w->next;
+    cuzk_job_result r;
+    memset(&r, 0, sizeof r);
+    memcpy(r.job_id, w->job->id, sizeof r.job_id);
+    r.status = CUZK_JOB_UNKNOWN;
+    snprintf(r.error, sizeof r.error, "the wait was dropped");
+    pthread_mutex_unlock(&e->mu);
+    w->fn(w->user, &r);
+    free(w);
+    return;
+  }
+  pthread_mutex_unlock(&e->mu);
+}
+
+typedef struct {
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  bool done;
+  cuzk_job_result *out;
+  bool oom;
+} await_ctx;
+
+static void await_done(void *user, const cuzk_job_result *r) {
+  await_ctx *a = user;
+  pthread_mutex_lock(&a->mu);
+  *a->out = *r;
+  a->out->proof = NULL;
+  if (r->proof_len) {
+    a->out->proof = malloc(r->proof_len);
+    if (a->out->proof)
+      memcpy(a->out->proof, r->proof, r->proof_len);
+    else
+      a->oom = true;
+  }
+  a->done = true;
+  pthread_cond_signal(&a->cv);
+  pthread_mutex_unlock(&a->mu);
+}
+
+cuzk_engine_err cuzk_engine_await(cuzk_engine *e, const char *job_id, uint64_t timeout_ms,
+                                  cuzk_job_result *out) {
+  if (!out) return CUZK_ENGINE_EINVAL;
+  memset(out, 0, sizeof *out);
+  await_ctx a = {.done = false, .out = out, .oom = false};
+  pthread_mutex_init(&a.mu, NULL);
+  pthread_cond_init(&a.cv, NULL);
+  cuzk_engine_err err = cuzk_engine_watch(e, job_id, timeout_ms, await_done, &a, NULL);
+  if (!err) {
+    pthread_mutex_lock(&a.mu);
+    while (!a.done)
+      pthread_cond_wait(&a.cv, &a.mu);
+    pthread_mutex_unlock(&a.mu);
+  }
+  pthread_mutex_destroy(&a.mu);
+  pthread_cond_destroy(&a.cv);
+  return err ? err : a.oom ? CUZK_ENGINE_ENOMEM : CUZK_ENGINE_OK;
+}
+
+void cuzk_job_result_clear(cuzk_job_result *r) {
+  if (!r) return;
+  free(r->proof);
+  memset(r, 0, sizeof *r);
+}
+
+cuzk_engine_err cuzk_engine_cancel(cuzk_engine *e, const char *job_id, bool *was_running) {
+  if (!e || !job_id) return CUZK_ENGINE_EINVAL;
+  pthread_mutex_lock(&e->mu);
+  eng_job *j = eng_find(e, job_id);
+  if (!j) {
+    pthread_mutex_unlock(&e->mu);
+    return CUZK_ENGINE_ENOTFOUND;
+  }
+  bool running = j->state == JOB_PREPARING || j->state == JOB_RUNNING;
+  if (j->state != JOB_ENDED && j->state != JOB_FINISHING) {
+    atomic_store(&j->cancel, 1);
+    if (j->state == JOB_QUEUED)
+      eng_end(e, j, CUZK_JOB_CANCELLED, "cancelled while queued");
+    else
+      eng_maybe_finish(e, j); /* nothing in flight: ends now */
+    eng_log(e, CUZK_LOG_INFO, job_id, "cancel requested (%s)", running ? "running" : "queued");
+  }
+  pthread_cond_broadcast(&e->work_cv);
+  pthread_mutex_unlock(&e->mu);
+  if (was_running) *was_running = running;
+  return CUZK_ENGINE_OK;
+}
+
+cuzk_engine_err cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *s) {
+  if (!e || !s) return CUZK_ENGINE_EINVAL;
+  memset(s, 0, sizeof *s);
+  s->srs = calloc(ENG_NUM_SRS, sizeof *s->srs);
+  if (!s->srs) return CUZK_ENGINE_ENOMEM;
+  pthread_mutex_lock(&e->mu);
+  for (unsigned i = 0; i < ENG_NUM_SRS; i++) {
+    const srs_set *x = &e->srs[i];
+    cuzk_srs_info *o = &s->srs[s->n_srs++];
+    snprintf(o->circuit_id, sizeof o->circuit_id, "%s", x->id);
+    o->tier = x->params ? CUZK_SRS_HOT : CUZK_SRS_COLD;
+    o->bytes = x->bytes;
+    o->refs = x->refs;
+  }
+  for (eng_job *j = e->active; j; j = j->anext) {
+    if (j->state == JOB_QUEUED)
+      s->pending[j->kind]++;
+    else
+      s->running[j->kind]++;
+  }
+  for (int k = 0; k < CUZK_NUM_PROOF_KINDS; k++) {
+    s->completed += e->completed[k];
+    s->failed += e->failed[k];
+    s->cancelled += e->cancelled[k];
+  }
+  s->uptime_s = (uint64_t)(eng_now() - e->t_created);
+  s->memory_used = e->mem_used + e->srs_bytes;
+  s->memory_budget = e->mem_budget;
+  pthread_mutex_unlock(&e->mu);
+  return CUZK_ENGINE_OK;
+}
+
+void cuzk_engine_status_free(cuzk_engine_status *s) {
+  if (!s) return;
+  free(s->srs);
+  memset(s, 0, sizeof *s);
+}
+
+bool cuzk_engine_shutdown(cuzk_engine *e, bool cancel, unsigned grace_ms) {
+  if (!e) return true;
+  pthread_mutex_lock(&e->mu);
+  e->stopping = true;
+  if (cancel)
+    for (eng_job *j = e->active, *n; j; j = n) {
+      n = j->anext;
+      atomic_store(&j->cancel, 1);
+      if (j->state == JOB_QUEUED) eng_end(e, j, CUZK_JOB_CANCELLED, "the daemon is shutting down");
+    }
+  pthread_cond_broadcast(&e->work_cv);
+  struct timespec until;
+  clock_gettime(CLOCK_MONOTONIC, &until);
+  until.tv_sec += grace_ms / 1000;
+  until.tv_nsec += (long)(grace_ms % 1000) * 1000000L;
+  if (until.tv_nsec >= 1000000000L) {
+    until.tv_sec++;
+    until.tv_nsec -= 1000000000L;
+  }
+  bool in_time = true;
+  while (e->active) {
+    if (!grace_ms || !in_time) {
+      pthread_cond_wait(&e->idle_cv, &e->mu);
+    } else if (pthread_cond_timedwait(&e->idle_cv, &e->mu, &until)) {
+      in_time = false; /* past the grace: cancel what is left, wait for its boundaries */
+      for (eng_job *j = e->active, *n; j; j = n) {
+        n = j->anext;
+        atomic_store(&j->cancel, 1);
+        if (j->state == JOB_QUEUED)
+          eng_end(e, j, CUZK_JOB_CANCELLED, "the daemon is shutting down");
+      }
+      pthread_cond_broadcast(&e->work_cv);
+    }
+  }
+  pthread_mutex_unlock(&e->mu);
+  return in_time;
+}
+
+void cuzk_engine_destroy(cuzk_engine *e) {
+  if (!e) return;
+  cuzk_engine_shutdown(e, true, 0);
+  join_all(e); /* the timer fires the remaining watches (UNKNOWN) before it exits */
+  free_engine(e);
+}

@@ -1,0 +1,191 @@
+/*
+ * The engine's shared state (include/cuzk/engine.h). One mutex (e->mu) guards everything below
+ * that changes after creation; the heavy work (C1 parsing, synthesis, proving, parameter loading,
+ * verification, watch callbacks) always runs with it released. Jobs move
+ * QUEUED -> PREPARING -> RUNNING -> FINISHING -> ENDED; the active list holds the first four in
+ * scheduling order (priority, then submission order), which is also the order partitions are
+ * synthesized and proven in.
+ */
+#ifndef CUZK_ENGINE_INTERNAL_H
+#define CUZK_ENGINE_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cuzk/engine.h"
+#include "cuzk/groth16.h"
+#include "cuzk/pool.h"
+#include "cuzk/prom.h"
+#include "cuzk/r1cs.h"
+#include "porep/c1.h"
+#include "porep/c2.h"
+
+typedef enum { JOB_QUEUED, JOB_PREPARING, JOB_RUNNING, JOB_FINISHING, JOB_ENDED } job_state;
+
+typedef struct eng_job eng_job;
+
+/* One parameter set (a circuit): loaded once, shared by reference count. */
+typedef struct {
+  char id[24];                  /* "porep-2k" ... */
+  const cuzk_seal_proof *proof; /* the V1_1 proof of its sector size (all variants share it) */
+  char base[4096];              /* file path without extension, in param_cache */
+  char test_base[4096];         /* the same in test_params_dir (generated TEST parameters) */
+  cuzk_g16_params *params;      /* NULL unless loaded */
+  cuzk_g16_pvk *pvk;
+  uint64_t bytes;      /* in memory while loaded */
+  unsigned refs;       /* jobs holding it */
+  bool loading;        /* one thread loads; the others wait on srs_cv */
+  double last_used;    /* LRU */
+  uint64_t part_bytes; /* admission cost of one partition: estimated, then measured */
+  bool part_measured;
+} srs_set;
+#define ENG_NUM_SRS 5
+
+typedef struct watch {
+  uint64_t id;
+  eng_job *job;
+  cuzk_job_done_fn fn;
+  void *user;
+  double deadline; /* monotonic seconds; 0 = none */
+  int state;       /* W_WAITING, W_FIRING */
+  struct watch *next;
+} watch;
+enum { W_WAITING = 0, W_FIRING = 1 };
+
+struct eng_job {
+  char id[CUZK_JOB_ID_LEN];
+  char *request_id;
+  cuzk_proof_kind kind;
+  cuzk_priority prio;
+  uint64_t seq;
+  uint64_t registered_proof, sector_size, miner_id, sector_number;
+  uint8_t *input; /* the request's vanilla proof until prepared */
+  size_t input_len;
+  job_state state;
+  _Atomic int cancel; /* read by workers and the prover without the lock */
+  bool failed;        /* a partition failed: skip the others */
+  char error[512];    /* the first failure */
+  /* PoRep */
+  cuzk_c1 *c1;
+  cuzk_c2_ctx ctx;
+  srs_set *srs;
+  unsigned parts, next_part, in_flight, proved;
+  cuzk_g16_proof *proofs;
+  /* monotonic seconds */
+  double t_submit, t_start, t_end, synth_s, prove_s, srs_s;
+  cuzk_job_result result; /* valid once ENDED */
+  unsigned refs;          /* workers and firing watches using it */
+  eng_job *hnext;         /* job table bucket */
+  eng_job *anext;         /* active list */
+};
+
+/* A synthesized partition waiting for a prove worker. */
+typedef struct prove_item {
+  eng_job *job;
+  unsigned part;
+  cuzk_cs *cs;
+  uint64_t bytes; /* reserved from the memory budget */
+  struct prove_item *next;
+} prove_item;
+
+#define ENG_BUCKETS 1024
+enum { ST_QUEUE, ST_SRS_LOAD, ST_SYNTHESIS, ST_PROVE, ST_VERIFY, ENG_NUM_STAGES };
+
+struct cuzk_engine {
+  cuzk_engine_config cfg;
+  char param_cache[4096], test_params_dir[4096];
+  pthread_mutex_t mu;
+  pthread_cond_t work_cv;  /* synthesis workers: new job, partition, budget or state change */
+  pthread_cond_t prove_cv; /* prove workers: items queued */
+  pthread_cond_t space_cv; /* the prove queue has room */
+  pthread_cond_t timer_cv; /* the timer thread: watches to fire, deadlines changed */
+  pthread_cond_t watch_cv; /* a firing watch returned */
+  pthread_cond_t srs_cv;   /* a parameter set finished loading */
+  pthread_cond_t idle_cv;  /* a job ended */
+  cuzk_pool *pool;
+  pthread_t *threads; /* synthesis workers, prove workers, the timer */
+  unsigned n_threads, n_synth, n_prove;
+  bool stopping; /* no new jobs */
+  bool quitting; /* threads exit */
+
+  eng_job *buckets[ENG_BUCKETS];
+  eng_job *active; /* QUEUED..FINISHING, scheduling order */
+  uint64_t next_seq;
+
+  prove_item *pq; /* ordered like the active list, then by partition */
+  unsigned pq_len;
+
+  cuzk_cs **free_cs; /* PROVE-mode systems kept for reuse (their buffers stay mapped) */
+  unsigned n_free_cs, max_free_cs;
+
+  uint64_t mem_used, mem_budget;
+  srs_set srs[ENG_NUM_SRS];
+  uint64_t srs_bytes;
+
+  watch *watches;
+  uint64_t next_watch;
+
+  double t_created;
+  uint64_t completed[CUZK_NUM_PROOF_KINDS], failed[CUZK_NUM_PROOF_KINDS],
+      cancelled[CUZK_NUM_PROOF_KINDS];
+  unsigned synth_active, prove_active;
+  /* metrics (metrics.c): updated as things happen; gauges refreshed when rendered */
+  cuzk_prom_registry *prom;
+  cuzk_prom_series *m_completed_total, *m_failed_total, *m_cancelled_total, *m_uptime,
+      *m_queue_depth, *m_running, *m_workers, *m_mem_used, *m_mem_budget, *m_srs_bytes,
+      *m_prove_queue, *m_synth_active, *m_prove_active;
+  cuzk_prom_series *m_completed[CUZK_NUM_PROOF_KINDS], *m_failed[CUZK_NUM_PROOF_KINDS],
+      *m_duration[CUZK_NUM_PROOF_KINDS];
+  cuzk_prom_series *m_stage[ENG_NUM_STAGES];
+  cuzk_prom_metric *f_srs_loaded;
+};
+
+/* ---- jobs.c -----------------------------------------------------------------------------------
+ */
+double eng_now(void);
+void eng_log(cuzk_engine *e, cuzk_log_level lv, const char *job_id, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+bool eng_new_id(char id[CUZK_JOB_ID_LEN]);
+eng_job *eng_find(cuzk_engine *e, const char *id); /* locked */
+void eng_insert(cuzk_engine *e, eng_job *j);       /* locked: table + active list */
+/* locked: the job ends with status/msg; removes it from the active list, releases its parameter
+ * set, frees its work data, counts it and wakes its watches. */
+void eng_end(cuzk_engine *e, eng_job *j, cuzk_job_status status, const char *msg);
+void *eng_timer_main(void *arg);
+void eng_free_job(eng_job *j);
+
+/* ---- srs.c ------------------------------------------------------------------------------------
+ */
+void eng_srs_init(cuzk_engine *e);
+srs_set *eng_srs_for_sector(cuzk_engine *e, uint64_t sector_bytes);
+srs_set *eng_srs_by_id(cuzk_engine *e, const char *id);
+/* unlocked: loads (or generates test parameters, if allowed and missing) and takes a
+ * reference. false with msg on failure. */
+bool eng_srs_acquire(cuzk_engine *e, srs_set *s, double *load_s, char *msg, size_t len);
+void eng_srs_release(cuzk_engine *e, srs_set *s); /* locked */
+void eng_srs_evict_over_budget(cuzk_engine *e);   /* locked */
+void eng_srs_free_all(cuzk_engine *e);
+
+/* ---- porep_job.c ------------------------------------------------------------------------------
+ */
+/* unlocked: parse and check the C1, acquire the parameters; fills parts/proofs. */
+bool eng_porep_prepare(cuzk_engine *e, eng_job *j, char *msg, size_t len);
+/* unlocked: verify the partition proofs and build the proof bytes in j->result. */
+bool eng_porep_finish(cuzk_engine *e, eng_job *j, char *msg, size_t len);
+
+/* ---- metrics.c --------------------------------------------------------------------------------
+ */
+bool eng_metrics_init(cuzk_engine *e); /* false if memory ran out */
+void eng_stage(cuzk_engine *e, int stage, double seconds);
+
+/* ---- workers.c --------------------------------------------------------------------------------
+ */
+void *eng_synth_main(void *arg);
+void *eng_prove_main(void *arg);
+/* locked: ends j if it has nothing in flight and is done, failed or cancelled (may unlock to
+ * verify). */
+void eng_maybe_finish(cuzk_engine *e, eng_job *j);
+
+#endif

@@ -1,0 +1,250 @@
+/* Jobs: server-generated ids, the job table, the active list in scheduling order, the end of a
+ * job, and the timer thread that fires watches and forgets expired results. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+
+#include "engine/engine_internal.h"
+
+double eng_now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+void eng_log(cuzk_engine *e, cuzk_log_level lv, const char *job_id, const char *fmt, ...) {
+  if (!e->cfg.log || lv > e->cfg.log_level) return;
+  char msg[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  e->cfg.log(e->cfg.log_user, lv, job_id, msg);
+}
+
+/* A UUIDv4 (RFC 4122 §4.4): 122 random bits, version 4, variant 10. */
+bool eng_new_id(char id[CUZK_JOB_ID_LEN]) {
+  uint8_t b[16];
+  size_t got = 0;
+  while (got < sizeof b) {
+    ssize_t n = getrandom(b + got, sizeof b - got, 0);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    got += (size_t)n;
+  }
+  b[6] = (uint8_t)((b[6] & 0x0f) | 0x40);
+  b[8] = (uint8_t)((b[8] & 0x3f) | 0x80);
+  snprintf(id, CUZK_JOB_ID_LEN,
+           "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1], b[2],
+           b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+  return true;
+}
+
+static unsigned bucket_of(const char *id) {
+  uint32_t h = 2166136261u; /* FNV-1a */
+  for (; *id; id++)
+    h = (h ^ (uint8_t)*id) * 16777619u;
+  return h % ENG_BUCKETS;
+}
+
+eng_job *eng_find(cuzk_engine *e, const char *id) {
+  for (eng_job *j = e->buckets[bucket_of(id)]; j; j = j->hnext)
+    if (!strcmp(j->id, id)) return j;
+  return NULL;
+}
+
+/* a runs before b: higher priority, then earlier submission */
+static bool before(const eng_job *a, const eng_job *b) {
+  return a->prio != b->prio ? a->prio > b->prio : a->seq < b->seq;
+}
+
+void eng_insert(cuzk_engine *e, eng_job *j) {
+  unsigned b = bucket_of(j->id);
+  j->hnext = e->buckets[b];
+  e->buckets[b] = j;
+  eng_job **p = &e->active;
+  while (*p && !before(j, *p))
+    p = &(*p)->anext;
+  j->anext = *p;
+  *p = j;
+}
+
+static void unlink_active(cuzk_engine *e, eng_job *j) {
+  for (eng_job **p = &e->active; *p; p = &(*p)->anext)
+    if (*p == j) {
+      *p = j->anext;
+      j->anext = NULL;
+      return;
+    }
+}
+
+static void unlink_table(cuzk_engine *e, eng_job *j) {
+  for (eng_job **p = &e->buckets[bucket_of(j->id)]; *p; p = &(*p)->hnext)
+    if (*p == j) {
+      *p = j->hnext;
+      return;
+    }
+}
+
+static uint64_t ms(double s) { return s > 0 ? (uint64_t)(s * 1000.0 + 0.5) : 0; }
+
+void eng_end(cuzk_engine *e, eng_job *j, cuzk_job_status status, const char *msg) {
+  if (j->state == JOB_ENDED) return;
+  double now = eng_now();
+  j->state = JOB_ENDED;
+  j->t_end = now;
+  unlink_active(e, j);
+  cuzk_job_result *r = &j->result;
+  memcpy(r->job_id, j->id, sizeof r->job_id);
+  r->status = status;
+  if (status != CUZK_JOB_COMPLETED) {
+    free(r->proof);
+    r->proof = NULL;
+    r->proof_len = 0;
+    snprintf(r->error, sizeof r->error, "%s", msg ? msg : "");
+  }
+  double start = j->t_start > 0 ? j->t_start : now;
+  r->queue_wait_ms = ms(start - j->t_submit);
+  r->srs_load_ms = ms(j->srs_s);
+  r->synthesis_ms = ms(j->synth_s);
+  r->prove_ms = ms(j->prove_s);
+  r->total_ms = ms(now - j->t_submit);
+  if (j->srs) {
+    eng_srs_release(e, j->srs);
+    j->srs = NULL;
+  }
+  cuzk_c1_free(j->c1);
+  j->c1 = NULL;
+  free(j->proofs);
+  j->proofs = NULL;
+  free(j->input);
+  j->input = NULL;
+  unsigned k = (unsigned)j->kind < CUZK_NUM_PROOF_KINDS ? (unsigned)j->kind : 0;
+  if (status == CUZK_JOB_COMPLETED) {
+    e->completed[k]++;
+    cuzk_prom_inc(e->m_completed_total);
+    cuzk_prom_inc(e->m_completed[k]);
+    cuzk_prom_observe(e->m_duration[k], now - j->t_submit);
+  } else if (status == CUZK_JOB_CANCELLED) {
+    e->cancelled[k]++;
+    cuzk_prom_inc(e->m_cancelled_total);
+  } else {
+    e->failed[k]++;
+    cuzk_prom_inc(e->m_failed_total);
+    cuzk_prom_inc(e->m_failed[k]);
+  }
+  eng_log(e, status == CUZK_JOB_FAILED ? CUZK_LOG_WARN : CUZK_LOG_INFO, j->id,
+          "%s in %.2f s (queue %.2f, synthesis %.2f, prove %.2f)%s%s",
+          status == CUZK_JOB_COMPLETED   ? "completed"
+          : status == CUZK_JOB_CANCELLED ? "cancelled"
+                                         : "failed",
+          now - j->t_submit, start - j->t_submit, j->synth_s, j->prove_s, msg ? ": " : "",
+          msg ? msg : "");
+  /* idle: keep one constraint system warm for the next job, give the others' memory back */
+  while (!e->active && e->n_free_cs > 1)
+    cuzk_cs_destroy(e->free_cs[--e->n_free_cs]);
+  pthread_cond_broadcast(&e->timer_cv); /* its watches fire */
+  pthread_cond_broadcast(&e->idle_cv);
+  pthread_cond_broadcast(&e->work_cv);
+}
+
+void eng_free_job(eng_job *j) {
+  cuzk_c1_free(j->c1);
+  free(j->proofs);
+  free(j->input);
+  free(j->request_id);
+  free(j->result.proof);
+  free(j);
+}
+
+/* ---- the timer thread ------------------------------------------------------------------------ */
+
+/* Fires one due watch (job ended or deadline passed); true if it did (the lock was dropped). */
+static bool fire_one(cuzk_engine *e, double now) {
+  for (watch **p = &e->watches; *p; p = &(*p)->next) {
+    watch *w = *p;
+    if (w->state != W_WAITING) continue;
+    bool ended = w->job->state == JOB_ENDED;
+    if (!ended && !(w->deadline > 0 && w->deadline <= now) && !e->quitting) continue;
+    w->state = W_FIRING;
+    eng_job *j = w->job;
+    j->refs++;
+    cuzk_job_result r;
+    const cuzk_job_result *rp = &j->result;
+    if (!ended) {
+      memset(&r, 0, sizeof r);
+      memcpy(r.job_id, j->id, sizeof r.job_id);
+      r.status = e->quitting ? CUZK_JOB_UNKNOWN : CUZK_JOB_TIMEOUT;
+      snprintf(r.error, sizeof r.error, "%s",
+               e->quitting ? "the engine is shutting down" : "timed out waiting for the job");
+      rp = &r;
+    }
+    pthread_mutex_unlock(&e->mu);
+    w->fn(w->user, rp);
+    pthread_mutex_lock(&e->mu);
+    for (watch **q = &e->watches; *q; q = &(*q)->next)
+      if (*q == w) {
+        *q = w->next;
+        break;
+      }
+    free(w);
+    j->refs--;
+    pthread_cond_broadcast(&e->watch_cv);
+    return true;
+  }
+  return false;
+}
+
+/* Forgets ended jobs whose result is older than the TTL and that nobody references. */
+static double expire(cuzk_engine *e, double now) {
+  double next = 0, ttl = e->cfg.result_ttl_s;
+  for (unsigned b = 0; b < ENG_BUCKETS; b++) {
+    for (eng_job **p = &e->buckets[b]; *p;) {
+      eng_job *j = *p;
+      if (j->state == JOB_ENDED && j->refs == 0) {
+        bool watched = false;
+        for (watch *w = e->watches; w && !watched; w = w->next)
+          watched = w->job == j;
+        if (!watched && j->t_end + ttl <= now) {
+          unlink_table(e, j);
+          eng_free_job(j);
+          continue;
+        }
+        if (next == 0 || j->t_end + ttl < next) next = j->t_end + ttl;
+      }
+      p = &j->hnext;
+    }
+  }
+  return next;
+}
+
+void *eng_timer_main(void *arg) {
+  cuzk_engine *e = arg;
+  pthread_mutex_lock(&e->mu);
+  for (;;) {
+    double now = eng_now();
+    if (fire_one(e, now)) continue;
+    if (e->quitting && !e->watches) break;
+    double next = expire(e, now);
+    for (watch *w = e->watches; w; w = w->next)
+      if (w->state == W_WAITING && w->deadline > 0 && (next == 0 || w->deadline < next))
+        next = w->deadline;
+    if (next == 0 || next > now + 1.0) next = now + 1.0;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts); /* the engine's condition variables use it */
+    double wait = next - now;
+    long long ns = ts.tv_nsec + (long long)(wait * 1e9);
+    ts.tv_sec += (time_t)(ns / 1000000000LL);
+    ts.tv_nsec = (long)(ns % 1000000000LL);
+    pthread_cond_timedwait(&e->timer_cv, &e->mu, &ts);
+  }
+  pthread_mutex_unlock(&e->mu);
+  return NULL;
+}

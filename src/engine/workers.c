@@ -1,0 +1,347 @@
+/*
+ * The partition pipeline. Synthesis workers take work in scheduling order: a queued job is
+ * prepared (C1 parsed and checked, parameters acquired) by the first free worker; a running job
+ * hands out its partitions one by one, each admitted only when its measured memory cost fits the
+ * budget. A synthesized partition goes to the bounded prove queue (a full queue stops synthesis:
+ * backpressure). Prove workers take the queue's first partition, plus up to batch_max - 1 more of
+ * the same circuit (waiting up to batch_wait_ms for them), prove them with the shared pool and
+ * hand the proofs back to their jobs; the last partition of a job has its proofs verified and
+ * answers the callers. Synthesis runs as a one-thread task of the shared pool, so synthesis and
+ * proving together never use more threads than the pool has.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "engine/engine_internal.h"
+
+/* ---- constraint systems kept for reuse ------------------------------------------------------- */
+
+static cuzk_cs *take_cs(cuzk_engine *e) {
+  if (e->n_free_cs) return e->free_cs[--e->n_free_cs];
+  cuzk_cs_opts o;
+  cuzk_cs_opts_default(&o, CUZK_CS_PROVE);
+  cuzk_cs *cs = NULL;
+  if (cuzk_cs_create(&cs, &o) != CUZK_R1CS_OK) return NULL;
+  return cs;
+}
+
+static void put_cs(cuzk_engine *e, cuzk_cs *cs) {
+  if (!cs) return;
+  if (e->n_free_cs < e->max_free_cs) {
+    cuzk_cs_reset(cs);
+    e->free_cs[e->n_free_cs++] = cs;
+  } else {
+    cuzk_cs_destroy(cs);
+  }
+}
+
+static void release_mem(cuzk_engine *e, uint64_t bytes) {
+  e->mem_used -= bytes < e->mem_used ? bytes : e->mem_used;
+  pthread_cond_broadcast(&e->work_cv);
+}
+
+/* ---- finishing a job ------------------------------------------------------------------------- */
+
+void eng_maybe_finish(cuzk_engine *e, eng_job *j) {
+  if (j->state != JOB_RUNNING || j->in_flight) return;
+  if (atomic_load(&j->cancel)) {
+    eng_end(e, j, CUZK_JOB_CANCELLED, "cancelled");
+    return;
+  }
+  if (j->failed) {
+    eng_end(e, j, CUZK_JOB_FAILED, j->error);
+    return;
+  }
+  if (j->next_part < j->parts || j->proved < j->parts) return;
+  j->state = JOB_FINISHING;
+  j->refs++;
+  pthread_mutex_unlock(&e->mu);
+  char msg[512];
+  bool ok = eng_porep_finish(e, j, msg, sizeof msg);
+  pthread_mutex_lock(&e->mu);
+  j->refs--;
+  eng_end(e, j, ok ? CUZK_JOB_COMPLETED : CUZK_JOB_FAILED, ok ? NULL : msg);
+}
+
+static void fail_job(eng_job *j, const char *fmt, unsigned part, const char *why) {
+  if (!j->failed) {
+    j->failed = true;
+    snprintf(j->error, sizeof j->error, fmt, part, why);
+  }
+}
+
+/* ---- synthesis workers ----------------------------------------------------------------------- */
+
+typedef struct {
+  cuzk_cs *cs;
+  const cuzk_stacked_config *cfg;
+  const cuzk_c1 *c1;
+  unsigned part;
+  cuzk_porep_err err;
+  char msg[384];
+} synth_task;
+
+static void synth_chunk(void *ctx, size_t begin, size_t end) {
+  (void)begin;
+  (void)end;
+  synth_task *t = ctx;
+  t->err = cuzk_stacked_synthesize(t->cs, t->cfg, t->c1, t->part, t->msg, sizeof t->msg);
+}
+
+enum { PICK_NONE, PICK_PREPARE, PICK_PARTITION };
+
+/* locked: the next piece of synthesis work in scheduling order. A partition that does not fit
+ * the memory budget stops the scan (later jobs may not overtake it), unless nothing at all is in
+ * flight (a partition larger than the whole budget still runs, alone). */
+static int pick(cuzk_engine *e, eng_job **out, unsigned *part, uint64_t *bytes) {
+  for (eng_job *j = e->active; j; j = j->anext) {
+    if (j->state == JOB_QUEUED) {
+      *out = j;
+      return PICK_PREPARE;
+    }
+    if (j->state != JOB_RUNNING || j->failed || atomic_load(&j->cancel) || j->next_part >= j->parts)
+      continue;
+    uint64_t need = j->srs->part_bytes;
+    if (e->mem_used && e->mem_used + need > e->mem_budget) return PICK_NONE;
+    e->mem_used += need;
+    *out = j;
+    *part = j->next_part++;
+    *bytes = need;
+    j->in_flight++;
+    j->refs++;
+    return PICK_PARTITION;
+  }
+  return PICK_NONE;
+}
+
+static void prepare(cuzk_engine *e, eng_job *j) {
+  j->state = JOB_PREPARING;
+  j->t_start = eng_now();
+  j->refs++;
+  pthread_mutex_unlock(&e->mu);
+  char msg[512] = "";
+  bool ok = !atomic_load(&j->cancel) && eng_porep_prepare(e, j, msg, sizeof msg);
+  pthread_mutex_lock(&e->mu);
+  j->refs--;
+  eng_stage(e, ST_QUEUE, j->t_start - j->t_submit);
+  j->state = JOB_RUNNING;
+  if (atomic_load(&j->cancel))
+    eng_end(e, j, CUZK_JOB_CANCELLED, "cancelled");
+  else if (!ok)
+    eng_end(e, j, CUZK_JOB_FAILED, msg);
+  else
+    eng_log(e, CUZK_LOG_INFO, j->id, "%s: %u partitions, parameters %s", j->ctx.proof->name,
+            j->parts, j->srs->id);
+  pthread_cond_broadcast(&e->work_cv);
+}
+
+/* locked: inserts it behind the items of jobs scheduled before or with its job */
+static void pq_push(cuzk_engine *e, prove_item *it) {
+  prove_item **p = &e->pq;
+  while (*p && ((*p)->job == it->job || (*p)->job->prio > it->job->prio ||
+                ((*p)->job->prio == it->job->prio && (*p)->job->seq < it->job->seq)))
+    p = &(*p)->next;
+  it->next = *p;
+  *p = it;
+  e->pq_len++;
+  pthread_cond_broadcast(&e->prove_cv);
+}
+
+void *eng_synth_main(void *arg) {
+  cuzk_engine *e = arg;
+  pthread_mutex_lock(&e->mu);
+  while (!e->quitting) {
+    eng_job *j = NULL;
+    unsigned part = 0;
+    uint64_t bytes = 0;
+    int what = pick(e, &j, &part, &bytes);
+    if (what == PICK_NONE) {
+      pthread_cond_wait(&e->work_cv, &e->mu);
+      continue;
+    }
+    if (what == PICK_PREPARE) {
+      prepare(e, j);
+      continue;
+    }
+    cuzk_cs *cs = take_cs(e);
+    e->synth_active++;
+    pthread_mutex_unlock(&e->mu);
+
+    double t0 = eng_now();
+    synth_task t = {cs, &j->ctx.cfg, j->c1, part, CUZK_POREP_ENOMEM, "out of memory"};
+    if (cs && !atomic_load(&j->cancel)) cuzk_parallel_for(e->pool, 1, 1, synth_chunk, &t, 1);
+    double dt = eng_now() - t0;
+
+    pthread_mutex_lock(&e->mu);
+    e->synth_active--;
+    j->synth_s += dt;
+    bool ok = cs && t.err == CUZK_POREP_OK && !atomic_load(&j->cancel) && !j->failed;
+    if (cs && t.err != CUZK_POREP_OK && !atomic_load(&j->cancel))
+      fail_job(j, "partition %u: synthesis: %s", part, t.msg);
+    if (!ok) {
+      put_cs(e, cs);
+      release_mem(e, bytes);
+      j->in_flight--;
+      j->refs--;
+      eng_maybe_finish(e, j);
+      continue;
+    }
+    eng_stage(e, ST_SYNTHESIS, dt);
+    /* measured admission cost: this system's buffers plus the prover's three domain vectors */
+    srs_set *s = j->srs;
+    uint64_t measured = cuzk_cs_memory_bytes(cs) + 3 * 32 * (s->params->n_h + 1);
+    if (!s->part_measured || measured > s->part_bytes) {
+      e->mem_used += measured - (bytes < measured ? bytes : measured);
+      if (bytes > measured) e->mem_used -= bytes - measured;
+      bytes = measured;
+      s->part_bytes = measured;
+      s->part_measured = true;
+    }
+    eng_log(e, CUZK_LOG_DEBUG, j->id, "partition %u synthesized in %.2f s (%.1f MiB)", part, dt,
+            (double)bytes / 1048576.0);
+    while (e->pq_len >= e->cfg.prove_queue && !e->quitting)
+      pthread_cond_wait(&e->space_cv, &e->mu);
+    prove_item *it = malloc(sizeof *it);
+    if (!it) {
+      fail_job(j, "partition %u: %s", part, "out of memory");
+      put_cs(e, cs);
+      release_mem(e, bytes);
+      j->in_flight--;
+      j->refs--;
+      eng_maybe_finish(e, j);
+      continue;
+    }
+    *it = (prove_item){j, part, cs, bytes, NULL};
+    pq_push(e, it);
+  }
+  pthread_mutex_unlock(&e->mu);
+  return NULL;
+}
+
+/* ---- prove workers --------------------------------------------------------------------------- */
+
+/* locked: removes and returns the first item and up to max - 1 more of the same parameter set */
+static unsigned pq_take(cuzk_engine *e, prove_item **batch, unsigned max) {
+  unsigned n = 0;
+  srs_set *s = e->pq->job->srs;
+  for (prove_item **p = &e->pq; *p && n < max;) {
+    if ((*p)->job->srs == s) {
+      batch[n++] = *p;
+      *p = (*p)->next;
+      e->pq_len--;
+    } else {
+      p = &(*p)->next;
+    }
+  }
+  pthread_cond_broadcast(&e->space_cv);
+  return n;
+}
+
+static unsigned pq_count(cuzk_engine *e, srs_set *s) {
+  unsigned n = 0;
+  for (prove_item *it = e->pq; it; it = it->next)
+    n += it->job->srs == s;
+  return n;
+}
+
+/* locked: true if a partition of s is being synthesized or can still be handed out */
+static bool more_coming(cuzk_engine *e, srs_set *s) {
+  for (eng_job *j = e->active; j; j = j->anext)
+    if (j->srs == s && j->state == JOB_RUNNING && !j->failed && !atomic_load(&j->cancel) &&
+        (j->next_part < j->parts || j->in_flight > j->proved))
+      return true;
+  return false;
+}
+
+static void deadline_in(struct timespec *ts, unsigned ms) {
+  clock_gettime(CLOCK_MONOTONIC, ts);
+  long long ns = ts->tv_nsec + (long long)ms * 1000000LL;
+  ts->tv_sec += (time_t)(ns / 1000000000LL);
+  ts->tv_nsec = (long)(ns % 1000000000LL);
+}
+
+void *eng_prove_main(void *arg) {
+  cuzk_engine *e = arg;
+  unsigned max = e->cfg.batch_max ? e->cfg.batch_max : 1;
+  prove_item **batch = calloc(max, sizeof *batch);
+  cuzk_cs **css = calloc(max, sizeof *css);
+  cuzk_g16_proof *proofs = calloc(max, sizeof *proofs);
+  pthread_mutex_lock(&e->mu);
+  while (batch && css && proofs) {
+    while (!e->pq && !e->quitting)
+      pthread_cond_wait(&e->prove_cv, &e->mu);
+    if (!e->pq) break; /* quitting with nothing queued */
+    /* a batch: wait a little for partitions of the same circuit if more are on their way */
+    if (max > 1 && e->cfg.batch_wait_ms && !e->quitting) {
+      srs_set *s = e->pq->job->srs;
+      struct timespec until;
+      deadline_in(&until, e->cfg.batch_wait_ms);
+      while (!e->quitting && e->pq && e->pq->job->srs == s && pq_count(e, s) < max &&
+             more_coming(e, s))
+        if (pthread_cond_timedwait(&e->prove_cv, &e->mu, &until)) break;
+      if (!e->pq) continue;
+    }
+    unsigned n = pq_take(e, batch, max), live = 0;
+    for (unsigned i = 0; i < n; i++) {
+      eng_job *j = batch[i]->job;
+      if (atomic_load(&j->cancel) || j->failed) { /* dropped: its job ends without it */
+        put_cs(e, batch[i]->cs);
+        release_mem(e, batch[i]->bytes);
+        j->in_flight--;
+        j->refs--;
+        free(batch[i]);
+        eng_maybe_finish(e, j);
+        continue;
+      }
+      batch[live++] = batch[i];
+    }
+    if (!live) continue;
+    for (unsigned i = 0; i < live; i++)
+      css[i] = batch[i]->cs;
+    const cuzk_g16_params *params = batch[0]->job->srs->params;
+    /* one job: its cancel flag stops the prover between stages; a batch runs to its end */
+    const _Atomic int *cancel = live == 1 ? &batch[0]->job->cancel : NULL;
+    e->prove_active++;
+    pthread_mutex_unlock(&e->mu);
+
+    double t0 = eng_now();
+    cuzk_g16_prove_opts po = {e->pool, 0, NULL, NULL, cancel};
+    cuzk_g16_err err = cuzk_g16_prove(proofs, css, live, params, &po, NULL);
+    double dt = eng_now() - t0;
+
+    pthread_mutex_lock(&e->mu);
+    e->prove_active--;
+    eng_stage(e, ST_PROVE, dt);
+    for (unsigned i = 0; i < live; i++) {
+      prove_item *it = batch[i];
+      eng_job *j = it->job;
+      j->prove_s += dt / live;
+      if (err == CUZK_G16_OK) {
+        j->proofs[it->part] = proofs[i];
+        j->proved++;
+      } else if (err != CUZK_G16_ECANCELLED) {
+        fail_job(j, "partition %u: prover: %s", it->part, cuzk_g16_strerror(err));
+      }
+      eng_log(e, CUZK_LOG_DEBUG, j->id, "partition %u proven in %.2f s (batch of %u)", it->part, dt,
+              live);
+      put_cs(e, it->cs);
+      release_mem(e, it->bytes);
+      j->in_flight--;
+    }
+    /* each item still holds a reference on its job, so none can go away while another's
+     * finishing drops the lock; eng_maybe_finish does nothing for a job already ended */
+    for (unsigned i = 0; i < live; i++) {
+      eng_maybe_finish(e, batch[i]->job);
+      batch[i]->job->refs--;
+      free(batch[i]);
+    }
+  }
+  pthread_mutex_unlock(&e->mu);
+  free(batch);
+  free(css);
+  free(proofs);
+  return NULL;
+}

@@ -1,0 +1,394 @@
+/* cuzk.v1.ProvingEngine: requests decoded with protobuf-c, mapped onto the engine; see service.h.
+ */
+#include "server/service.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuzk/v1/proving.pb-c.h"
+
+struct cuzk_service {
+  cuzk_service_opts o;
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  pthread_t admin;
+  bool quit;
+  struct admin_item {
+    cuzk_rpc_call *call;
+    char circuit_id[64];
+    struct admin_item *next;
+  } * admin_head, **admin_tail;
+};
+
+__attribute__((format(printf, 4, 5))) static void slog(cuzk_service *s, cuzk_log_level lv,
+                                                       const char *job, const char *fmt, ...) {
+  if (!s->o.log) return;
+  char msg[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  s->o.log(s->o.log_user, lv, job, msg);
+}
+
+/* Packs msg and answers OK with it (or INTERNAL if memory ran out). */
+static void reply_msg(cuzk_rpc_call *call, const ProtobufCMessage *msg) {
+  size_t n = protobuf_c_message_get_packed_size(msg);
+  uint8_t *buf = malloc(n ? n : 1);
+  if (!buf) {
+    cuzk_rpc_reply(call, CUZK_RPC_STATUS_INTERNAL, "out of memory", NULL, 0);
+    return;
+  }
+  protobuf_c_message_pack(msg, buf);
+  cuzk_rpc_reply_owned(call, CUZK_RPC_STATUS_OK, NULL, buf, n);
+}
+
+static void reply_error(cuzk_rpc_call *call, int status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void reply_error(cuzk_rpc_call *call, int status, const char *fmt, ...) {
+  char msg[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  cuzk_rpc_reply(call, status, msg, NULL, 0);
+}
+
+/* ---- submission ------------------------------------------------------------------------------ */
+
+/* Submits r; on success job_id is set, else the call has been answered. */
+static bool submit(cuzk_service *s, cuzk_rpc_call *call, const Cuzk__V1__SubmitProofRequest *r,
+                   char job_id[CUZK_JOB_ID_LEN], uint32_t *pos) {
+  cuzk_job_request j;
+  memset(&j, 0, sizeof j);
+  j.request_id = r->request_id;
+  j.kind = (cuzk_proof_kind)r->proof_kind;
+  j.priority = (cuzk_priority)r->priority;
+  j.sector_size = r->sector_size;
+  j.registered_proof = r->registered_proof;
+  j.vanilla_proof = r->vanilla_proof.data;
+  j.vanilla_proof_len = r->vanilla_proof.len;
+  j.sector_number = r->sector_number;
+  j.miner_id = r->miner_id;
+  char msg[256] = "";
+  cuzk_engine_err e = cuzk_engine_submit(s->o.engine, &j, job_id, pos, msg, sizeof msg);
+  if (e == CUZK_ENGINE_OK) return true;
+  int status = e == CUZK_ENGINE_EINVAL      ? CUZK_RPC_STATUS_INVALID_ARGUMENT
+               : e == CUZK_ENGINE_ESHUTDOWN ? CUZK_RPC_STATUS_UNAVAILABLE
+                                            : CUZK_RPC_STATUS_INTERNAL;
+  reply_error(call, status, "%s", msg[0] ? msg : cuzk_engine_strerror(e));
+  return false;
+}
+
+/* ---- waiting (Prove, AwaitProof) --------------------------------------------------------------
+ */
+
+typedef struct {
+  cuzk_service *svc;
+  cuzk_rpc_call *call;
+  bool prove; /* answer ProveResponse (else AwaitProofResponse) */
+  char job_id[CUZK_JOB_ID_LEN];
+} waiter;
+
+static void fill_result(Cuzk__V1__AwaitProofResponse *m, const cuzk_job_result *r) {
+  m->job_id = (char *)r->job_id;
+  m->status = (Cuzk__V1__AwaitProofResponse__Status)r->status;
+  m->proof.data = r->proof;
+  m->proof.len = r->status == CUZK_JOB_COMPLETED ? r->proof_len : 0;
+  m->error_message = (char *)r->error;
+  if (r->status == CUZK_JOB_COMPLETED) {
+    m->queue_wait_ms = r->queue_wait_ms;
+    m->srs_load_ms = r->srs_load_ms;
+    m->synthesis_ms = r->synthesis_ms;
+    m->gpu_compute_ms = r->prove_ms;
+    m->total_ms = r->total_ms;
+  }
+}
+
+/* The engine's completion callback: the answer (the transport frees a call already cancelled). */
+static void on_done(void *user, const cuzk_job_result *r) {
+  waiter *w = user;
+  Cuzk__V1__AwaitProofResponse res = CUZK__V1__AWAIT_PROOF_RESPONSE__INIT;
+  fill_result(&res, r);
+  if (w->prove) {
+    Cuzk__V1__ProveResponse pr = CUZK__V1__PROVE_RESPONSE__INIT;
+    pr.result = &res;
+    reply_msg(w->call, &pr.base);
+  } else {
+    reply_msg(w->call, &res.base);
+  }
+  free(w); /* reply returned: the cancel callback is not running and will not run */
+}
+
+/* The caller went away before the answer (cancel, disconnect, deadline). */
+static void on_gone(void *user) {
+  waiter *w = user;
+  if (w->prove && w->svc->o.cancel_on_disconnect) {
+    slog(w->svc, CUZK_LOG_INFO, w->job_id, "the Prove caller is gone: cancelling its job");
+    cuzk_engine_cancel(w->svc->o.engine, w->job_id, NULL);
+  } else if (w->prove) {
+    slog(w->svc, CUZK_LOG_INFO, w->job_id, "the Prove caller is gone: the job goes on");
+  }
+}
+
+static void wait_for(cuzk_service *s, cuzk_rpc_call *call, const char *job_id, bool prove,
+                     uint64_t timeout_ms) {
+  waiter *w = calloc(1, sizeof *w);
+  if (!w) {
+    cuzk_rpc_reply(call, CUZK_RPC_STATUS_INTERNAL, "out of memory", NULL, 0);
+    return;
+  }
+  w->svc = s;
+  w->call = call;
+  w->prove = prove;
+  snprintf(w->job_id, sizeof w->job_id, "%s", job_id);
+  cuzk_rpc_call_on_cancel(call, on_gone, w); /* before the watch: it may answer at once */
+  cuzk_engine_err e = cuzk_engine_watch(s->o.engine, job_id, timeout_ms, on_done, w, NULL);
+  if (e == CUZK_ENGINE_OK) return; /* w now belongs to on_done */
+  if (e == CUZK_ENGINE_ENOTFOUND)
+    reply_error(call, CUZK_RPC_STATUS_NOT_FOUND, "job not found: %s", w->job_id);
+  else
+    reply_error(call, CUZK_RPC_STATUS_INTERNAL, "%s", cuzk_engine_strerror(e));
+  free(w); /* after the reply: on_gone may have been reading it until then */
+}
+
+/* ---- the RPCs ---------------------------------------------------------------------------------
+ */
+
+static void rpc_submit(cuzk_service *s, cuzk_rpc_call *call, const uint8_t *req, size_t len) {
+  Cuzk__V1__SubmitProofRequest *r = cuzk__v1__submit_proof_request__unpack(NULL, len, req);
+  if (!r) {
+    reply_error(call, CUZK_RPC_STATUS_INVALID_ARGUMENT, "SubmitProofRequest: malformed message");
+    return;
+  }
+  char id[CUZK_JOB_ID_LEN];
+  uint32_t pos = 0;
+  if (submit(s, call, r, id, &pos)) {
+    Cuzk__V1__SubmitProofResponse res = CUZK__V1__SUBMIT_PROOF_RESPONSE__INIT;
+    res.job_id = id;
+    res.queue_position = pos;
+    reply_msg(call, &res.base);
+  }
+  cuzk__v1__submit_proof_request__free_unpacked(r, NULL);
+}
+
+static void rpc_prove(cuzk_service *s, cuzk_rpc_call *call, const uint8_t *req, size_t len) {
+  Cuzk__V1__ProveRequest *r = cuzk__v1__prove_request__unpack(NULL, len, req);
+  if (!r) {
+    reply_error(call, CUZK_RPC_STATUS_INVALID_ARGUMENT, "ProveRequest: malformed message");
+    return;
+  }
+  char id[CUZK_JOB_ID_LEN];
+  if (!r->submit)
+    reply_error(call, CUZK_RPC_STATUS_INVALID_ARGUMENT, "missing submit field");
+  else if (submit(s, call, r->submit, id, NULL))
+    wait_for(s, call, id, true, 0);
+  cuzk__v1__prove_request__free_unpacked(r, NULL);
+}
+
+static void rpc_await(cuzk_service *s, cuzk_rpc_call *call, const uint8_t *req, size_t len) {
+  Cuzk__V1__AwaitProofRequest *r = cuzk__v1__await_proof_request__unpack(NULL, len, req);
+  if (!r) {
+    reply_error(call, CUZK_RPC_STATUS_INVALID_ARGUMENT, "AwaitProofRequest: malformed message");
+    return;
+  }
+  wait_for(s, call, r->job_id, false, r->timeout_ms);
+  cuzk__v1__await_proof_request__free_unpacked(r, NULL);
+}
+
+static void rpc_cancel(cuzk_service *s, cuzk_rpc_call *call, const uint8_t *req, size_t len) {
+  Cuzk__V1__CancelProofRequest *r = cuzk__v1__cancel_proof_request__unpack(NULL, len, req);
+  if (!r) {
+    reply_error(call, CUZK_RPC_STATUS_INVALID_ARGUMENT, "CancelProofRequest: malformed message");
+    return;
+  }
+  bool was = false;
+  cuzk_engine_err e = cuzk_engine_cancel(s->o.engine, r->job_id, &was);
+  if (e == CUZK_ENGINE_ENOTFOUND) {
+    reply_error(call, CUZK_RPC_STATUS_NOT_FOUND, "job not found: %s", r->job_id);
+  } else {
+    Cuzk__V1__CancelProofResponse res = CUZK__V1__CANCEL_PROOF_RESPONSE__INIT;
+    res.was_running = was;
+    reply_msg(call, &res.base);
+  }
+  cuzk__v1__cancel_proof_request__free_unpacked(r, NULL);
+}
+
+static void rpc_status(cuzk_service *s, cuzk_rpc_call *call) {
+  cuzk_engine_status st;
+  if (cuzk_engine_get_status(s->o.engine, &st)) {
+    cuzk_rpc_reply(call, CUZK_RPC_STATUS_INTERNAL, "out of memory", NULL, 0);
+    return;
+  }
+  Cuzk__V1__GetStatusResponse res = CUZK__V1__GET_STATUS_RESPONSE__INIT;
+  Cuzk__V1__SRSStatus srs[8], *srs_p[8];
+  Cuzk__V1__QueueStatus q[CUZK_NUM_PROOF_KINDS], *q_p[CUZK_NUM_PROOF_KINDS];
+  for (size_t i = 0; i < st.n_srs && i < 8; i++) {
+    Cuzk__V1__SRSStatus x = CUZK__V1__SRSSTATUS__INIT;
+    x.circuit_id = st.srs[i].circuit_id;
+    x.tier = (Cuzk__V1__SRSStatus__Tier)st.srs[i].tier;
+    x.size_bytes = st.srs[i].bytes;
+    x.ref_count = st.srs[i].refs;
+    srs[i] = x;
+    srs_p[res.n_loaded_srs++] = &srs[i];
+  }
+  res.loaded_srs = srs_p;
+  /* the reference's display names; a kind is listed while it has queued or running jobs */
+  static const char *const names[CUZK_NUM_PROOF_KINDS] = {NULL, "porep-c2", "snap-update",
+                                                          "window-post", "winning-post"};
+  for (int k = 1; k < CUZK_NUM_PROOF_KINDS; k++) {
+    if (!st.pending[k] && !st.running[k]) continue;
+    Cuzk__V1__QueueStatus x = CUZK__V1__QUEUE_STATUS__INIT;
+    x.proof_kind = (char *)names[k];
+    x.pending = st.pending[k];
+    x.in_progress = st.running[k];
+    q[res.n_queues] = x;
+    q_p[res.n_queues] = &q[res.n_queues];
+    res.n_queues++;
+  }
+  res.queues = q_p;
+  res.total_proofs_completed = st.completed;
+  res.total_proofs_failed = st.failed;
+  res.uptime_seconds = st.uptime_s;
+  reply_msg(call, &res.base);
+  cuzk_engine_status_free(&st);
+}
+
+static void rpc_metrics(cuzk_service *s, cuzk_rpc_call *call) {
+  char *text = cuzk_engine_metrics_text(s->o.engine);
+  if (!text) {
+    cuzk_rpc_reply(call, CUZK_RPC_STATUS_INTERNAL, "out of memory", NULL, 0);
+    return;
+  }
+  Cuzk__V1__GetMetricsResponse res = CUZK__V1__GET_METRICS_RESPONSE__INIT;
+  res.prometheus_text = text;
+  reply_msg(call, &res.base);
+  free(text);
+}
+
+static void rpc_evict(cuzk_service *s, cuzk_rpc_call *call, const uint8_t *req, size_t len) {
+  Cuzk__V1__EvictSrsRequest *r = cuzk__v1__evict_srs_request__unpack(NULL, len, req);
+  if (!r) {
+    reply_error(call, CUZK_RPC_STATUS_INVALID_ARGUMENT, "EvictSrsRequest: malformed message");
+    return;
+  }
+  bool was = false;
+  uint64_t freed = 0;
+  if (cuzk_engine_evict(s->o.engine, r->circuit_id, &was, &freed) == CUZK_ENGINE_ENOTFOUND) {
+    reply_error(call, CUZK_RPC_STATUS_NOT_FOUND, "unknown circuit id: %s", r->circuit_id);
+  } else {
+    Cuzk__V1__EvictSrsResponse res = CUZK__V1__EVICT_SRS_RESPONSE__INIT;
+    res.was_loaded = was;
+    res.freed_bytes = freed;
+    reply_msg(call, &res.base);
+  }
+  cuzk__v1__evict_srs_request__free_unpacked(r, NULL);
+}
+
+/* PreloadSRS may read gigabytes: queued for the admin thread. */
+static void rpc_preload(cuzk_service *s, cuzk_rpc_call *call, const uint8_t *req, size_t len) {
+  Cuzk__V1__PreloadSrsRequest *r = cuzk__v1__preload_srs_request__unpack(NULL, len, req);
+  if (!r) {
+    reply_error(call, CUZK_RPC_STATUS_INVALID_ARGUMENT, "PreloadSrsRequest: malformed message");
+    return;
+  }
+  struct admin_item *it = calloc(1, sizeof *it);
+  if (!it) {
+    cuzk_rpc_reply(call, CUZK_RPC_STATUS_INTERNAL, "out of memory", NULL, 0);
+  } else {
+    it->call = call;
+    snprintf(it->circuit_id, sizeof it->circuit_id, "%s", r->circuit_id);
+    pthread_mutex_lock(&s->mu);
+    *s->admin_tail = it;
+    s->admin_tail = &it->next;
+    pthread_cond_signal(&s->cv);
+    pthread_mutex_unlock(&s->mu);
+  }
+  cuzk__v1__preload_srs_request__free_unpacked(r, NULL);
+}
+
+static void preload(cuzk_service *s, struct admin_item *it) {
+  bool already = false;
+  uint64_t ms = 0;
+  char msg[512] = "";
+  cuzk_engine_err e =
+      cuzk_engine_preload(s->o.engine, it->circuit_id, &already, &ms, msg, sizeof msg);
+  if (e == CUZK_ENGINE_ENOTFOUND) {
+    reply_error(it->call, CUZK_RPC_STATUS_NOT_FOUND, "%s", msg);
+  } else if (e) {
+    reply_error(it->call, CUZK_RPC_STATUS_FAILED_PRECONDITION, "%s",
+                msg[0] ? msg : cuzk_engine_strerror(e));
+  } else {
+    Cuzk__V1__PreloadSrsResponse res = CUZK__V1__PRELOAD_SRS_RESPONSE__INIT;
+    res.already_loaded = already;
+    res.load_time_ms = ms;
+    reply_msg(it->call, &res.base);
+  }
+}
+
+static void *admin_main(void *arg) {
+  cuzk_service *s = arg;
+  pthread_mutex_lock(&s->mu);
+  for (;;) {
+    while (!s->admin_head && !s->quit)
+      pthread_cond_wait(&s->cv, &s->mu);
+    if (!s->admin_head) break;
+    struct admin_item *it = s->admin_head;
+    s->admin_head = it->next;
+    if (!s->admin_head) s->admin_tail = &s->admin_head;
+    bool quit = s->quit;
+    pthread_mutex_unlock(&s->mu);
+    if (quit)
+      cuzk_rpc_reply(it->call, CUZK_RPC_STATUS_UNAVAILABLE, "the daemon is shutting down", NULL, 0);
+    else
+      preload(s, it);
+    free(it);
+    pthread_mutex_lock(&s->mu);
+  }
+  pthread_mutex_unlock(&s->mu);
+  return NULL;
+}
+
+void cuzk_service_handle(void *user, cuzk_rpc_call *call, unsigned method, const uint8_t *req,
+                         size_t len) {
+  cuzk_service *s = user;
+  switch (method) {
+  case CUZK_RPC_SUBMIT_PROOF: rpc_submit(s, call, req, len); return;
+  case CUZK_RPC_AWAIT_PROOF: rpc_await(s, call, req, len); return;
+  case CUZK_RPC_PROVE: rpc_prove(s, call, req, len); return;
+  case CUZK_RPC_CANCEL_PROOF: rpc_cancel(s, call, req, len); return;
+  case CUZK_RPC_GET_STATUS: rpc_status(s, call); return;
+  case CUZK_RPC_GET_METRICS: rpc_metrics(s, call); return;
+  case CUZK_RPC_PRELOAD_SRS: rpc_preload(s, call, req, len); return;
+  case CUZK_RPC_EVICT_SRS: rpc_evict(s, call, req, len); return;
+  }
+  cuzk_rpc_reply(call, CUZK_RPC_STATUS_UNIMPLEMENTED, "unknown method", NULL, 0);
+}
+
+cuzk_service *cuzk_service_create(const cuzk_service_opts *o) {
+  cuzk_service *s = calloc(1, sizeof *s);
+  if (!s) return NULL;
+  s->o = *o;
+  s->admin_tail = &s->admin_head;
+  if (pthread_mutex_init(&s->mu, NULL) || pthread_cond_init(&s->cv, NULL) ||
+      pthread_create(&s->admin, NULL, admin_main, s)) {
+    free(s);
+    return NULL;
+  }
+  return s;
+}
+
+void cuzk_service_destroy(cuzk_service *s) {
+  if (!s) return;
+  pthread_mutex_lock(&s->mu);
+  s->quit = true;
+  pthread_cond_signal(&s->cv);
+  pthread_mutex_unlock(&s->mu);
+  pthread_join(s->admin, NULL);
+  pthread_mutex_destroy(&s->mu);
+  pthread_cond_destroy(&s->cv);
+  free(s);
+}

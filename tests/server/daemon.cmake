@@ -1,0 +1,17 @@
+# cuzk-daemon end to end (test_daemon.py): a real daemon process, Python grpcio and @grpc/grpc-js
+# clients over a unix socket and TCP, the 2 KiB TEST parameters of the params_2kib fixture.
+# Without CUZK_TEST_PROOFS (the sanitizer and clang CI builds) the concurrent proofs are left out
+# (--fast).
+set(CUZK_DAEMON_TEST_ARGS --daemon $<TARGET_FILE:cuzk-daemon> --bench $<TARGET_FILE:cuzk-bench>
+    --params ${CUZK_TEST_PARAM_DIR} --proto-dir ${PROJECT_SOURCE_DIR}/proto
+    --out ${CMAKE_CURRENT_BINARY_DIR}/daemon_py --node ${NODE_EXECUTABLE}
+    --js ${CMAKE_CURRENT_LIST_DIR}/daemon_js.mjs)
+if(NOT CUZK_TEST_PROOFS)
+  list(APPEND CUZK_DAEMON_TEST_ARGS --fast)
+elseif(DEFINED ENV{CUZK_TEST_DAEMON_CONCURRENT})
+  list(APPEND CUZK_DAEMON_TEST_ARGS --concurrent $ENV{CUZK_TEST_DAEMON_CONCURRENT})
+endif()
+add_test(NAME test_daemon COMMAND ${CUZK_GRPC_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/test_daemon.py
+         ${CUZK_DAEMON_TEST_ARGS}
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(test_daemon PROPERTIES FIXTURES_REQUIRED params_2kib TIMEOUT 1500)

@@ -1,0 +1,376 @@
+/*
+ * The engine (include/cuzk/engine.h) with real 2 KiB PoRep C1s sealed in memory and the 2 KiB TEST
+ * parameters in PARAM_DIR (the ctest fixture makes them): bad requests end FAILED with a reason
+ * naming the field and the engine goes on; an await times out; queued and running jobs cancel;
+ * CRITICAL / NORMAL / LOW jobs are prepared in priority order whatever their submission order;
+ * parameter sets preload and evict; missing parameters name the file; metrics and status count
+ * what happened. Unless CUZK_TEST_ENGINE_FAST=1 (the sanitizer build sets it): two jobs with the
+ * SAME request_id, one C1 as raw JSON and one in Curio's envelope, each get their own proof,
+ * which verifies against its own C1 and not the other's.
+ * usage: test_engine PARAM_DIR
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "cuzk/engine.h"
+#include "cuzk/porep.h"
+#include "porep/c1.h"
+#include "porep/c2.h"
+#include "porep/vanilla.h"
+#include "rng.h"
+
+typedef struct {
+  uint8_t *json;
+  size_t len;
+  cuzk_c1 *c1;
+} sector;
+
+/* A sealed 2 KiB sector's C1 (StackedDrg2KiBV1_1) as JSON; miner 1000. */
+static bool make_sector(sector *s, uint64_t sector_num, uint64_t seed_byte, cuzk_pool *pool) {
+  memset(s, 0, sizeof *s);
+  const cuzk_seal_proof *p;
+  if (cuzk_seal_proof_by_id(&p, 5)) return false;
+  uint64_t n = p->sector->nodes, st = 4242 + seed_byte;
+  size_t ulen = cuzk_fr32_unpadded_size(n * 32);
+  uint8_t *unpadded = malloc(ulen), *data = malloc(n * 32);
+  for (size_t i = 0; i < ulen; i++)
+    unpadded[i] = (uint8_t)rng_next(&st);
+  bool ok = cuzk_fr32_pad(data, n * 32, unpadded, ulen) == CUZK_POREP_OK;
+  uint8_t prover_id[32], ticket[32], seed[32];
+  cuzk_porep_prover_id(prover_id, 1000);
+  memset(ticket, 3, 32);
+  memset(seed, (int)seed_byte, 32);
+  cuzk_sealed_sector ss;
+  ok = ok && cuzk_seal_sector(&ss, p, data, prover_id, sector_num, ticket, pool) == CUZK_POREP_OK;
+  if (ok) {
+    ok = cuzk_vanilla_prove(&s->c1, &ss, seed) == CUZK_POREP_OK;
+    cuzk_c1_errbuf eb;
+    ok = ok && cuzk_c1_write_json(s->c1, &s->json, &s->len, &eb) == CUZK_C1_OK;
+    cuzk_sealed_sector_free(&ss);
+  }
+  free(unpadded);
+  free(data);
+  CHECK(ok);
+  return ok;
+}
+
+static cuzk_job_request porep_req(const sector *s, const char *rid, uint64_t sector_num) {
+  cuzk_job_request r;
+  memset(&r, 0, sizeof r);
+  r.request_id = rid;
+  r.kind = CUZK_KIND_POREP_SEAL_COMMIT;
+  r.sector_size = 2048;
+  r.registered_proof = 5;
+  r.vanilla_proof = s->json;
+  r.vanilla_proof_len = s->len;
+  r.miner_id = 1000;
+  r.sector_number = sector_num;
+  return r;
+}
+
+/* ---- log capture (called under the engine's lock: only records) ------------------------------ */
+static pthread_mutex_t log_mu = PTHREAD_MUTEX_INITIALIZER;
+static char log_text[1 << 16];
+static size_t log_len;
+
+static void capture(void *user, cuzk_log_level lv, const char *job, const char *msg) {
+  (void)user;
+  (void)lv;
+  pthread_mutex_lock(&log_mu);
+  int n = snprintf(log_text + log_len, sizeof log_text - log_len, "%s %s\n", job ? job : "-", msg);
+  if (n > 0 && (size_t)n < sizeof log_text - log_len) log_len += (size_t)n;
+  pthread_mutex_unlock(&log_mu);
+  if (getenv("CUZK_TEST_VERBOSE")) fprintf(stderr, "[%s] %s\n", job ? job : "-", msg);
+}
+
+/* position in the log of "<job> ...: 1 partitions" (prepared), or SIZE_MAX */
+static size_t prepared_at(const char *job) {
+  char needle[96];
+  snprintf(needle, sizeof needle, "%s StackedDrg2KiBV1_1: 1 partitions", job);
+  pthread_mutex_lock(&log_mu);
+  const char *p = strstr(log_text, needle);
+  size_t at = p ? (size_t)(p - log_text) : SIZE_MAX;
+  pthread_mutex_unlock(&log_mu);
+  return at;
+}
+
+static cuzk_engine *start(const char *dir, bool generate) {
+  cuzk_engine_config c;
+  cuzk_engine_config_default(&c);
+  c.threads = 2;
+  c.prove_queue = 4; /* synthesis runs ahead of the prover: the priority test needs no proof */
+  c.param_cache = dir;
+  c.generate_test_params = generate;
+  c.log = capture;
+  c.log_level = CUZK_LOG_DEBUG;
+  cuzk_engine *e = NULL;
+  char msg[256];
+  CHECK_MSG(cuzk_engine_create(&e, &c, msg, sizeof msg) == CUZK_ENGINE_OK, "%s", msg);
+  return e;
+}
+
+static cuzk_job_result run(cuzk_engine *e, const cuzk_job_request *r) {
+  char id[CUZK_JOB_ID_LEN], msg[256];
+  cuzk_job_result res;
+  memset(&res, 0, sizeof res);
+  if (cuzk_engine_submit(e, r, id, NULL, msg, sizeof msg) != CUZK_ENGINE_OK) {
+    CHECK_MSG(0, "submit: %s", msg);
+    return res;
+  }
+  CHECK(cuzk_engine_await(e, id, 0, &res) == CUZK_ENGINE_OK);
+  CHECK(!strcmp(res.job_id, id));
+  return res;
+}
+
+static void expect_failed(cuzk_engine *e, const cuzk_job_request *r, const char *needle) {
+  cuzk_job_result res = run(e, r);
+  CHECK_MSG(res.status == CUZK_JOB_FAILED && strstr(res.error, needle) && !res.proof_len,
+            "status %d error '%s', expected FAILED '%s'", res.status, res.error, needle);
+  cuzk_job_result_clear(&res);
+}
+
+static void test_bad_requests(cuzk_engine *e, const sector *s) {
+  cuzk_job_request r = porep_req(s, "bad", 1);
+  r.kind = CUZK_KIND_SNAP_DEALS_UPDATE;
+  expect_failed(e, &r, "unsupported proof kind: snap_update");
+  r = porep_req(s, "bad", 1);
+  static const uint8_t garbage[] = "{\"registered_proof\": 7, \"vanilla_proofs\": [";
+  r.vanilla_proof = garbage;
+  r.vanilla_proof_len = sizeof garbage - 1;
+  expect_failed(e, &r, "vanilla_proof: ");
+  r = porep_req(s, "bad", 1);
+  r.vanilla_proof_len = s->len / 2; /* truncated */
+  expect_failed(e, &r, "vanilla_proof: ");
+  r = porep_req(s, "bad", 1);
+  r.vanilla_proof_len = 0;
+  expect_failed(e, &r, "vanilla_proof: empty");
+  r = porep_req(s, "bad", 1);
+  r.sector_size = 8 << 20;
+  expect_failed(e, &r, "sector_size: 8388608");
+  r = porep_req(s, "bad", 1);
+  r.registered_proof = 6;
+  expect_failed(e, &r, "registered_proof: the request says 6, the C1 says 5");
+  r = porep_req(s, "bad", 2); /* another sector number: another replica_id */
+  expect_failed(e, &r, "replica_id: not the one of miner 1000 sector 2");
+
+  char id[CUZK_JOB_ID_LEN], msg[256];
+  r = porep_req(s, "bad", 1);
+  r.kind = (cuzk_proof_kind)7;
+  CHECK(cuzk_engine_submit(e, &r, id, NULL, msg, sizeof msg) == CUZK_ENGINE_EINVAL);
+  CHECK(strstr(msg, "invalid proof_kind: 7") != NULL);
+  cuzk_job_result res;
+  CHECK(cuzk_engine_await(e, "no-such-job", 0, &res) == CUZK_ENGINE_ENOTFOUND);
+  bool was = true;
+  CHECK(cuzk_engine_cancel(e, "no-such-job", &was) == CUZK_ENGINE_ENOTFOUND);
+}
+
+static bool verifies(const char *dir, const sector *s, const uint8_t *proof, size_t len) {
+  cuzk_c2_ctx ctx;
+  char base[4096], msg[256];
+  if (cuzk_c2_ctx_init(&ctx, s->c1, msg, sizeof msg) ||
+      !cuzk_c2_param_base(base, sizeof base, dir, ctx.proof) || len != CUZK_G16_PROOF_BYTES)
+    return false;
+  cuzk_g16_params *params;
+  cuzk_g16_pvk *pvk;
+  if (cuzk_c2_params_load(base, NULL, &params, &pvk, msg, sizeof msg)) return false;
+  cuzk_g16_params_free(params); /* only the key is needed; the loader reads both */
+  cuzk_g16_proof pf;
+  bool ok = false;
+  if (cuzk_g16_proofs_read(&pf, 1, proof, len) == CUZK_G16_OK)
+    cuzk_c2_verify(&ok, NULL, &ctx, pvk, &pf, 0, 1);
+  cuzk_g16_pvk_free(pvk);
+  return ok;
+}
+
+/* Two jobs, one request_id, one raw C1 and one envelope, submitted together. */
+static void test_two_proofs(cuzk_engine *e, const char *dir, const sector *a, const sector *b) {
+  uint8_t *env = NULL;
+  size_t env_len = 0;
+  cuzk_c1_errbuf eb;
+  CHECK(cuzk_c1_envelope_write(b->json, b->len, 2, 2048, &env, &env_len, &eb) == CUZK_C1_OK);
+  cuzk_job_request ra = porep_req(a, "porep-1000-1", 1), rb = porep_req(b, "porep-1000-1", 2);
+  rb.vanilla_proof = env;
+  rb.vanilla_proof_len = env_len;
+  char ida[CUZK_JOB_ID_LEN], idb[CUZK_JOB_ID_LEN], msg[256];
+  CHECK(cuzk_engine_submit(e, &ra, ida, NULL, msg, sizeof msg) == CUZK_ENGINE_OK);
+  CHECK(cuzk_engine_submit(e, &rb, idb, NULL, msg, sizeof msg) == CUZK_ENGINE_OK);
+  CHECK(strcmp(ida, idb) != 0);
+  cuzk_job_result x, y;
+  CHECK(cuzk_engine_await(e, ida, 0, &x) == CUZK_ENGINE_OK);
+  CHECK(cuzk_engine_await(e, idb, 0, &y) == CUZK_ENGINE_OK);
+  CHECK_MSG(x.status == CUZK_JOB_COMPLETED && y.status == CUZK_JOB_COMPLETED, "%d %s / %d %s",
+            x.status, x.error, y.status, y.error);
+  CHECK(x.proof_len == 192 && y.proof_len == 192);
+  CHECK(x.synthesis_ms > 0 && x.prove_ms > 0 && x.total_ms >= x.prove_ms);
+  CHECK(verifies(dir, a, x.proof, x.proof_len));
+  CHECK(verifies(dir, b, y.proof, y.proof_len));
+  CHECK(!verifies(dir, b, x.proof, x.proof_len));
+  /* an ended job's result can be fetched again */
+  cuzk_job_result again;
+  CHECK(cuzk_engine_await(e, ida, 0, &again) == CUZK_ENGINE_OK);
+  CHECK(again.status == CUZK_JOB_COMPLETED && again.proof_len == 192 &&
+        !memcmp(again.proof, x.proof, 192));
+  cuzk_job_result_clear(&again);
+  cuzk_job_result_clear(&x);
+  cuzk_job_result_clear(&y);
+  free(env);
+  char *m = cuzk_engine_metrics_text(e);
+  CHECK(m && strstr(m, "cuzk_proofs_completed{proof_kind=\"porep_c2\"} 2\n"));
+  CHECK(m && strstr(m, "cuzk_stage_duration_seconds_count{stage=\"verify\"} 2\n"));
+  CHECK(m && strstr(m, "cuzk_proofs_failed_total 7\n"));
+  free(m);
+}
+
+static void sleep_ms(long ms) {
+  struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
+  nanosleep(&t, NULL);
+}
+
+static bool wait_state(cuzk_engine *e, unsigned want_running) {
+  for (int i = 0; i < 600; i++) {
+    cuzk_engine_status st;
+    if (cuzk_engine_get_status(e, &st)) return false;
+    unsigned r = st.running[CUZK_KIND_POREP_SEAL_COMMIT];
+    cuzk_engine_status_free(&st);
+    if (r >= want_running) return true;
+    sleep_ms(10);
+  }
+  return false;
+}
+
+/* A job X occupies the pipeline; then LOW, NORMAL and CRITICAL jobs arrive in that order and are
+ * prepared CRITICAL, NORMAL, LOW. Everything is cancelled: X while running, the rest queued or
+ * running. An await with a short timeout answers TIMEOUT while the job goes on. */
+static void test_order_cancel_timeout(cuzk_engine *e, const sector *s) {
+  char x[CUZK_JOB_ID_LEN], lo[CUZK_JOB_ID_LEN], no[CUZK_JOB_ID_LEN], cr[CUZK_JOB_ID_LEN];
+  char msg[256];
+  cuzk_job_request r = porep_req(s, "x", 1);
+  CHECK(cuzk_engine_submit(e, &r, x, NULL, msg, sizeof msg) == CUZK_ENGINE_OK);
+  CHECK(wait_state(e, 1));
+  cuzk_job_result res;
+  CHECK(cuzk_engine_await(e, x, 50, &res) == CUZK_ENGINE_OK);
+  CHECK_MSG(res.status == CUZK_JOB_TIMEOUT, "status %d", res.status);
+  r.priority = CUZK_PRIORITY_LOW;
+  CHECK(cuzk_engine_submit(e, &r, lo, NULL, msg, sizeof msg) == CUZK_ENGINE_OK);
+  r.priority = CUZK_PRIORITY_NORMAL;
+  CHECK(cuzk_engine_submit(e, &r, no, NULL, msg, sizeof msg) == CUZK_ENGINE_OK);
+  r.priority = CUZK_PRIORITY_CRITICAL;
+  uint32_t pos = 99;
+  CHECK(cuzk_engine_submit(e, &r, cr, &pos, msg, sizeof msg) == CUZK_ENGINE_OK);
+  CHECK_MSG(pos == 0, "CRITICAL queue position %u", pos);
+  /* wait until all three were prepared (the worker prepares while X proves) */
+  for (int i = 0; i < 3000 && prepared_at(lo) == SIZE_MAX; i++)
+    sleep_ms(10);
+  CHECK_MSG(prepared_at(cr) < prepared_at(no) && prepared_at(no) < prepared_at(lo),
+            "prepared at %zu (critical) %zu (normal) %zu (low)", prepared_at(cr), prepared_at(no),
+            prepared_at(lo));
+  const char *ids[4] = {x, cr, no, lo};
+  for (int i = 0; i < 4; i++) {
+    bool was = false;
+    CHECK(cuzk_engine_cancel(e, ids[i], &was) == CUZK_ENGINE_OK);
+    if (i == 0) CHECK(was);
+  }
+  for (int i = 0; i < 4; i++) {
+    CHECK(cuzk_engine_await(e, ids[i], 0, &res) == CUZK_ENGINE_OK);
+    CHECK_MSG(res.status == CUZK_JOB_CANCELLED, "job %d status %d (%s)", i, res.status, res.error);
+    cuzk_job_result_clear(&res);
+  }
+  /* a cancelled queued job: submitted behind a running one, cancelled before it starts */
+  char q[CUZK_JOB_ID_LEN];
+  r.priority = CUZK_PRIORITY_NORMAL;
+  CHECK(cuzk_engine_submit(e, &r, x, NULL, msg, sizeof msg) == CUZK_ENGINE_OK);
+  CHECK(wait_state(e, 1));
+  r.priority = CUZK_PRIORITY_LOW;
+  CHECK(cuzk_engine_submit(e, &r, q, NULL, msg, sizeof msg) == CUZK_ENGINE_OK);
+  bool was = true;
+  CHECK(cuzk_engine_cancel(e, q, &was) == CUZK_ENGINE_OK);
+  CHECK(!was);
+  CHECK(cuzk_engine_cancel(e, x, NULL) == CUZK_ENGINE_OK);
+  CHECK(cuzk_engine_await(e, q, 0, &res) == CUZK_ENGINE_OK && res.status == CUZK_JOB_CANCELLED);
+  CHECK(cuzk_engine_await(e, x, 0, &res) == CUZK_ENGINE_OK && res.status == CUZK_JOB_CANCELLED);
+}
+
+static void test_srs(cuzk_engine *e) {
+  bool already = true, was = false;
+  uint64_t ms = 0, freed = 0;
+  char msg[256] = "";
+  CHECK(cuzk_engine_evict(e, "porep-2k", &was, &freed) == CUZK_ENGINE_OK);
+  CHECK(cuzk_engine_preload(e, "porep-2k", &already, &ms, msg, sizeof msg) == CUZK_ENGINE_OK);
+  CHECK(!already);
+  CHECK(cuzk_engine_preload(e, "porep-2k", &already, &ms, msg, sizeof msg) == CUZK_ENGINE_OK);
+  CHECK(already && ms == 0);
+  cuzk_engine_status st;
+  CHECK(cuzk_engine_get_status(e, &st) == CUZK_ENGINE_OK);
+  CHECK(st.n_srs == 5 && !strcmp(st.srs[0].circuit_id, "porep-2k") &&
+        st.srs[0].tier == CUZK_SRS_HOT && st.srs[0].bytes > 1000000000u &&
+        st.srs[3].tier == CUZK_SRS_COLD);
+  cuzk_engine_status_free(&st);
+  CHECK(cuzk_engine_evict(e, "porep-2k", &was, &freed) == CUZK_ENGINE_OK);
+  CHECK(was && freed > 1000000000u);
+  CHECK(cuzk_engine_evict(e, "porep-9g", &was, &freed) == CUZK_ENGINE_ENOTFOUND);
+  CHECK(cuzk_engine_preload(e, "wpost-32g", &already, &ms, msg, sizeof msg) ==
+        CUZK_ENGINE_ENOTFOUND);
+  CHECK(strstr(msg, "unknown circuit id: wpost-32g") != NULL);
+  char *js = cuzk_engine_status_json(e);
+  CHECK(js && strstr(js, "\"circuit_id\":\"porep-2k\",\"loaded\":false"));
+  free(js);
+}
+
+static void test_missing_params(const sector *s) {
+  char dir[] = "/tmp/cuzk-engine-empty-XXXXXX";
+  CHECK(mkdtemp(dir) != NULL);
+  cuzk_engine *e = start(dir, false);
+  if (!e) return;
+  cuzk_job_request r = porep_req(s, "m", 1);
+  expect_failed(e, &r, "032d3138d22506ec0082ed72b2dcba18df18477904e35bafee82b3793b06832f.params");
+  expect_failed(e, &r, "not found");
+  char msg[256];
+  bool already;
+  CHECK(cuzk_engine_preload(e, "porep-2k", &already, NULL, msg, sizeof msg) == CUZK_ENGINE_EIO);
+  CHECK(strstr(msg, dir) != NULL);
+  cuzk_engine_destroy(e);
+  rmdir(dir);
+}
+
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    fprintf(stderr, "usage: test_engine PARAM_DIR\n");
+    return 2;
+  }
+  const char *dir = argv[1];
+  cuzk_pool *pool = NULL;
+  if (cuzk_pool_create(&pool, 2) != CUZK_POOL_OK) return 1;
+  sector a, b;
+  if (!make_sector(&a, 1, 7, pool) || !make_sector(&b, 2, 8, pool)) return 1;
+  cuzk_pool_destroy(pool);
+  test_missing_params(&a);
+  cuzk_engine *e = start(dir, false);
+  if (!e) return check_summary("test_engine");
+  test_bad_requests(e, &a);
+  test_srs(e);
+  test_order_cancel_timeout(e, &a);
+  const char *fast = getenv("CUZK_TEST_ENGINE_FAST");
+  if (!fast || strcmp(fast, "1")) test_two_proofs(e, dir, &a, &b);
+  cuzk_engine_status st;
+  CHECK(cuzk_engine_get_status(e, &st) == CUZK_ENGINE_OK);
+  CHECK_MSG(st.failed == 7 && st.cancelled == 6, "failed %llu cancelled %llu",
+            (unsigned long long)st.failed, (unsigned long long)st.cancelled);
+  cuzk_engine_status_free(&st);
+  CHECK(cuzk_engine_shutdown(e, false, 0));
+  char id[CUZK_JOB_ID_LEN], msg[256];
+  cuzk_job_request r = porep_req(&a, "late", 1);
+  CHECK(cuzk_engine_submit(e, &r, id, NULL, msg, sizeof msg) == CUZK_ENGINE_ESHUTDOWN);
+  cuzk_engine_destroy(e);
+  sector *both[2] = {&a, &b};
+  for (int i = 0; i < 2; i++) {
+    free(both[i]->json);
+    cuzk_c1_free(both[i]->c1);
+  }
+  return check_summary("test_engine");
+}

@@ -1,0 +1,1059 @@
+/*
+ * cuzk-bench single / batch / status / preload / metrics: the daemon's client commands, with the
+ * reference cuzk-bench's flags and output (spec cuzk-interface.md §3.1, §3.2).
+ *   single  -t TYPE --c1 FILE [-o PROOF]     one Prove call, "=== Proof Result ===" block
+ *   batch   -t TYPE --c1 FILE... -c N -j J   N Prove calls, J at a time, throughput summary
+ *   status                                  GetStatus
+ *   preload -c CIRCUIT_ID                    PreloadSRS
+ *   metrics                                 GetMetrics (Prometheus text as is)
+ * Every command takes -a/--addr (also before the command name: `cuzk-bench -a ADDR status`),
+ * --timeout-ms and --log-level. Differences from the reference: sector_size and registered_proof
+ * come from the C1 (raw JSON or Curio's envelope) instead of a hard-coded 32 GiB; batch takes
+ * several --c1 files round-robin; --priority, --timeout-ms, single -o. Exit codes: 0 every proof
+ * COMPLETED (or the query answered), 1 otherwise, 2 usage.
+ */
+#define _DEFAULT_SOURCE         /* getrandom */
+#define _POSIX_C_SOURCE 200809L /* getcwd */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cuzk/v1/proving.pb-c.h"
+#include "porep/c1.h"
+#include "server/grpc_transport.h"
+
+#define DEFAULT_ADDR "http://127.0.0.1:9820" /* the reference's */
+#define MAX_INPUTS 64
+#define ADDR_LEN 4096
+
+static const char addr_help[] =
+    "  -a, --addr ADDR       daemon address: unix:///abs/path, unix://rel/path (from the current\n"
+    "                        directory), host:port or http://host:port (default " DEFAULT_ADDR ",\n"
+    "                        the reference's). cuzk-daemon's built-in default listens on\n"
+    "                        unix://<its working directory>/cuzk.sock.\n"
+    "  --timeout-ms MS       gRPC deadline of each call (0 = none)\n"
+    "  --log-level LEVEL     error|warn|info|debug|trace (default info; info notes the inputs on\n"
+    "                        stderr, debug also each request)\n";
+
+/* ---- options shared by every client command -------------------------------------------------
+ */
+
+enum { LOG_ERROR, LOG_WARN, LOG_INFO, LOG_DEBUG, LOG_TRACE };
+
+typedef struct {
+  char addr[ADDR_LEN];
+  uint64_t timeout_ms;
+  int log_level;
+} conn_opts;
+
+/* An option: short and long spelling (either may be NULL) and an id > 0. */
+typedef struct {
+  const char *s, *l;
+  int id;
+} optdef;
+
+/* Finds argv[*i] among defs, as "-s V", "--l V" or "--l=V": returns its id with *val set and *i
+ * past the value, 0 for an unknown option, -1 (usage error printed) when the value is missing. */
+static int next_opt(const optdef *defs, size_t n, int argc, char **argv, int *i, const char **val) {
+  const char *k = argv[*i];
+  for (size_t d = 0; d < n; d++) {
+    const char *l = defs[d].l, *s = defs[d].s;
+    size_t ln = l ? strlen(l) : 0;
+    if (l && !strncmp(k, l, ln) && k[ln] == '=') {
+      *val = k + ln + 1;
+      return defs[d].id;
+    }
+    if (!((s && !strcmp(k, s)) || (l && !strcmp(k, l)))) continue;
+    if (*i + 1 >= argc) {
+      cli_fail(2, "'%s' needs a value", k);
+      return -1;
+    }
+    *val = argv[++*i];
+    return defs[d].id;
+  }
+  return 0;
+}
+
+enum {
+  O_ADDR = 1,
+  O_TIMEOUT,
+  O_LOG,
+  O_TYPE,
+  O_C1,
+  O_VANILLA,
+  O_SECTOR,
+  O_MINER,
+  O_REGISTERED,
+  O_SIZE,
+  O_PRIORITY,
+  O_PARTITION,
+  O_RANDOMNESS,
+  O_COMM_R_OLD,
+  O_COMM_R_NEW,
+  O_COMM_D_NEW,
+  O_OUT,
+  O_COUNT,
+  O_CONCURRENCY,
+  O_CIRCUIT,
+};
+
+#define CONN_OPTS \
+  {"-a", "--addr", O_ADDR}, {NULL, "--timeout-ms", O_TIMEOUT}, { NULL, "--log-level", O_LOG }
+
+/* The address as the transport takes it: "unix://rel" made absolute from the current directory
+ * (as the daemon's config reads it), checked. false with a message naming the flag. */
+static bool set_addr(conn_opts *c, const char *a) {
+  if (!strncmp(a, "https://", 8)) {
+    cli_fail(2, "-a/--addr: '%s': TLS is not supported (the daemon speaks cleartext HTTP/2)", a);
+    return false;
+  }
+  int n;
+  if (!strncmp(a, "unix://", 7) && a[7] != '/') {
+    char cwd[ADDR_LEN / 2];
+    if (!a[7] || !getcwd(cwd, sizeof cwd)) {
+      cli_fail(2, "-a/--addr: '%s': no socket path", a);
+      return false;
+    }
+    n = snprintf(c->addr, sizeof c->addr, "unix://%s%s%s", cwd, strcmp(cwd, "/") ? "/" : "", a + 7);
+  } else {
+    n = snprintf(c->addr, sizeof c->addr, "%s", a);
+  }
+  char target[ADDR_LEN];
+  if (n < 0 || (size_t)n >= sizeof c->addr ||
+      cuzk_rpc_client_target(c->addr, target, sizeof target)) {
+    cli_fail(
+        2, "-a/--addr: bad address '%s' (expected unix:///path, host:port or http://host:port)", a);
+    return false;
+  }
+  return true;
+}
+
+/* Applies a shared option; false after a usage error naming the flag. */
+static bool conn_apply(conn_opts *c, int id, const char *v) {
+  if (id == O_ADDR) return set_addr(c, v);
+  if (id == O_TIMEOUT) {
+    if (cli_u64(&c->timeout_ms, v)) return true;
+    cli_fail(2, "--timeout-ms: bad value '%s' (milliseconds, 0 = no deadline)", v);
+    return false;
+  }
+  static const char *const names[] = {"error", "warn", "info", "debug", "trace"};
+  for (int k = 0; k < 5; k++)
+    if (!strcasecmp(v, names[k])) {
+      c->log_level = k;
+      return true;
+    }
+  cli_fail(2, "--log-level: bad value '%s' (error, warn, info, debug or trace)", v);
+  return false;
+}
+
+static void conn_init(conn_opts *c, uint64_t timeout_ms) {
+  memset(c, 0, sizeof *c);
+  snprintf(c->addr, sizeof c->addr, "%s", DEFAULT_ADDR);
+  c->timeout_ms = timeout_ms;
+  c->log_level = LOG_INFO;
+}
+
+/* One unary call. true with the response (free() it) on gRPC OK; false with why = "STATUS: msg"
+ * (or the local failure) and *status (may be NULL) = the gRPC status, -1 for a local failure. */
+static bool call(const conn_opts *c, unsigned method, const uint8_t *req, size_t len,
+                 uint8_t **resp, size_t *resp_len, int *status_out, char *why, size_t whylen) {
+  int status = CUZK_RPC_STATUS_UNKNOWN, dummy;
+  if (!status_out) status_out = &dummy;
+  *status_out = -1;
+  char msg[1024];
+  cuzk_rpc_err e = cuzk_rpc_client_call(c->addr, cuzk_rpc_proving_engine_methods[method], req, len,
+                                        c->timeout_ms, resp, resp_len, &status, msg, sizeof msg);
+  if (e) {
+    snprintf(why, whylen, "%s: %s", cuzk_rpc_strerror(e), msg);
+    return false;
+  }
+  *status_out = status;
+  if (status != CUZK_RPC_STATUS_OK) {
+    snprintf(why, whylen, "%s: %s%s", cuzk_rpc_status_name(status), msg,
+             status == CUZK_RPC_STATUS_UNAVAILABLE ? " (is the daemon listening on -a/--addr?)"
+                                                   : "");
+    free(*resp);
+    *resp = NULL;
+    return false;
+  }
+  return true;
+}
+
+/* ---- proof requests (single, batch) ---------------------------------------------------------
+ */
+
+/* One input of the proof requests: the C1 (PoRep) or the vanilla proofs (other kinds), and the
+ * request fields that come with it. */
+typedef struct {
+  const char *path;
+  uint8_t *data; /* PoRep: the file as read (raw C1 JSON or envelope) */
+  size_t len;
+  ProtobufCBinaryData *vanilla; /* other kinds: decoded proofs */
+  size_t n_vanilla;
+  uint64_t sector_size, registered_proof, sector_number, miner_id;
+} job_input;
+
+typedef struct {
+  conn_opts conn;
+  const char *type;
+  Cuzk__V1__ProofKind kind;
+  Cuzk__V1__Priority priority;
+  bool is_c1[MAX_INPUTS]; /* --c1 (else --vanilla) */
+  size_t n_paths;
+  uint64_t sector_nums[MAX_INPUTS];
+  size_t n_sector_nums;
+  uint64_t miner_id, registered_proof, sector_size;
+  bool have_registered_proof, have_sector_size;
+  uint32_t partition;
+  uint8_t randomness[32], comm_r_old[32], comm_r_new[32], comm_d_new[32];
+  bool have_comm_r_old, have_comm_r_new, have_comm_d_new;
+  const char *out;             /* single */
+  uint32_t count, concurrency; /* batch */
+  job_input inputs[MAX_INPUTS];
+} prove_args;
+
+static bool parse_kind(Cuzk__V1__ProofKind *k, const char *s) {
+  static const struct {
+    const char *name;
+    Cuzk__V1__ProofKind kind;
+  } names[] = {
+      {"porep", CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT},
+      {"porep-c2", CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT},
+      {"seal-commit", CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT},
+      {"snap", CUZK__V1__PROOF_KIND__SNAP_DEALS_UPDATE},
+      {"snap-deals", CUZK__V1__PROOF_KIND__SNAP_DEALS_UPDATE},
+      {"update", CUZK__V1__PROOF_KIND__SNAP_DEALS_UPDATE},
+      {"wpost", CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION},
+      {"window-post", CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION},
+      {"windowpost", CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION},
+      {"winning", CUZK__V1__PROOF_KIND__WINNING_POST},
+      {"winning-post", CUZK__V1__PROOF_KIND__WINNING_POST},
+      {"winningpost", CUZK__V1__PROOF_KIND__WINNING_POST},
+  };
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (!strcasecmp(s, names[i].name)) {
+      *k = names[i].kind;
+      return true;
+    }
+  return false;
+}
+
+static bool parse_priority(Cuzk__V1__Priority *p, const char *s) {
+  static const char *const names[] = {"default", "low", "normal", "high", "critical"};
+  uint64_t v;
+  if (cli_u64(&v, s) && v <= 4) {
+    *p = (Cuzk__V1__Priority)v;
+    return true;
+  }
+  for (int k = 0; k < 5; k++)
+    if (!strcasecmp(s, names[k])) {
+      *p = (Cuzk__V1__Priority)k;
+      return true;
+    }
+  return false;
+}
+
+static const char prove_flags_help[] =
+    "  -t, --type TYPE       porep (porep-c2, seal-commit), snap (snap-deals, update), wpost\n"
+    "                        (window-post), winning (winning-post); the daemon proves porep only\n"
+    "                        for now and answers FAILED \"unsupported proof kind\" to the others\n"
+    "  --c1 FILE             PoRep: the C1 output, raw JSON or Curio's envelope; sector_size and\n"
+    "                        registered_proof are taken from it\n"
+    "  --vanilla FILE        other kinds: a JSON array of base64 proofs (else the file is one\n"
+    "                        raw proof)\n"
+    "  --sector-num N        the sector (default: the envelope's SectorNum, else 1); the daemon\n"
+    "                        checks the C1's replica_id against it and --miner-id\n"
+    "  --miner-id N          the miner (default 1000; 0 skips the daemon's replica_id check)\n"
+    "  --registered-proof P  override the C1's registered proof (id or name)\n"
+    "  --sector-size S       override the sector size sent (2KiB, 32GiB, bytes)\n"
+    "  --priority P          low|normal|high|critical or 1..4 (default: the kind's default)\n"
+    "  --partition N         partition_index (WindowPoSt, default 0)\n"
+    "  --randomness HEX      32 bytes (PoSt; default zeros)\n"
+    "  --comm-r-old HEX, --comm-r-new HEX, --comm-d-new HEX   32 bytes each (SnapDeals)\n";
+
+static const char single_usage[] =
+    "usage: cuzk-bench single -t TYPE (--c1 FILE | --vanilla FILE) [options]\n"
+    "One Prove call to the daemon; prints the result (status, job id, timings, proof).\n"
+    "  -o FILE               write the proof bytes (COMPLETED only)\n";
+
+static const char batch_usage[] =
+    "usage: cuzk-bench batch -t TYPE (--c1 FILE... | --vanilla FILE...) [-c N] [-j J] [options]\n"
+    "N Prove calls, J at a time (J threads; a new connection per proof), then a throughput\n"
+    "summary. Several --c1 (or --vanilla) files are used round-robin, so concurrent jobs prove\n"
+    "different sectors; give --sector-num once for all or once per file, in the same order.\n"
+    "  -c, --count N         proofs (default 3)\n"
+    "  -j, --concurrency J   calls in flight (default 1)\n";
+
+static void prove_usage(FILE *f, bool batch) {
+  fputs(batch ? batch_usage : single_usage, f);
+  fputs(prove_flags_help, f);
+  fputs(addr_help, f);
+}
+
+static bool hex32(uint8_t out[32], bool *have, const char *flag, const char *v) {
+  if (!cli_hex32(out, v)) {
+    cli_fail(2, "%s: expected 64 hex digits (32 bytes), got '%s'", flag, v);
+    return false;
+  }
+  if (have) *have = true;
+  return true;
+}
+
+static const optdef prove_opts[] = {
+    CONN_OPTS,
+    {"-t", "--type", O_TYPE},
+    {NULL, "--c1", O_C1},
+    {NULL, "--vanilla", O_VANILLA},
+    {NULL, "--sector-num", O_SECTOR},
+    {NULL, "--miner-id", O_MINER},
+    {NULL, "--registered-proof", O_REGISTERED},
+    {NULL, "--sector-size", O_SIZE},
+    {NULL, "--priority", O_PRIORITY},
+    {NULL, "--partition", O_PARTITION},
+    {NULL, "--randomness", O_RANDOMNESS},
+    {NULL, "--comm-r-old", O_COMM_R_OLD},
+    {NULL, "--comm-r-new", O_COMM_R_NEW},
+    {NULL, "--comm-d-new", O_COMM_D_NEW},
+    {"-o", "--output", O_OUT},
+    {"-c", "--count", O_COUNT},
+    {"-j", "--concurrency", O_CONCURRENCY},
+};
+
+/* Parses single/batch options; -1 to go on, else the exit code. */
+static int parse_prove(prove_args *a, int argc, char **argv, bool batch) {
+  memset(a, 0, sizeof *a);
+  conn_init(&a->conn, 0);
+  a->miner_id = 1000;
+  a->count = 3;
+  a->concurrency = 1;
+  bool have_miner = false;
+  for (int i = 1; i < argc; i++) {
+    const char *k = argv[i], *v = NULL;
+    if (!strcmp(k, "--help") || !strcmp(k, "-h")) {
+      prove_usage(stdout, batch);
+      return 0;
+    }
+    int id = next_opt(prove_opts, sizeof prove_opts / sizeof prove_opts[0], argc, argv, &i, &v);
+    if (id < 0) return 2;
+    if (id == 0 || (batch && (id == O_OUT || id == O_PARTITION)) ||
+        (!batch && (id == O_COUNT || id == O_CONCURRENCY)))
+      return cli_fail(2, "unknown option '%s' for %s (see 'cuzk-bench %s --help')", k,
+                      batch ? "batch" : "single", batch ? "batch" : "single");
+    uint64_t x;
+    switch (id) {
+    case O_ADDR:
+    case O_TIMEOUT:
+    case O_LOG:
+      if (!conn_apply(&a->conn, id, v)) return 2;
+      break;
+    case O_TYPE:
+      a->type = v;
+      if (!parse_kind(&a->kind, v))
+        return cli_fail(2, "-t/--type: unknown proof type '%s' (porep, snap, wpost, winning)", v);
+      break;
+    case O_C1:
+    case O_VANILLA:
+      if (a->n_paths == MAX_INPUTS)
+        return cli_fail(2, "%s: at most %d files", id == O_C1 ? "--c1" : "--vanilla", MAX_INPUTS);
+      a->is_c1[a->n_paths] = id == O_C1;
+      a->inputs[a->n_paths++].path = v;
+      break;
+    case O_SECTOR:
+      if (!cli_u64(&x, v)) return cli_fail(2, "--sector-num: bad value '%s'", v);
+      if (a->n_sector_nums == MAX_INPUTS)
+        return cli_fail(2, "--sector-num: at most %d values", MAX_INPUTS);
+      a->sector_nums[a->n_sector_nums++] = x;
+      break;
+    case O_MINER:
+      if (have_miner) return cli_fail(2, "--miner-id: given twice");
+      if (!cli_u64(&a->miner_id, v)) return cli_fail(2, "--miner-id: bad value '%s'", v);
+      have_miner = true;
+      break;
+    case O_REGISTERED:
+      if (cli_u64(&x, v)) {
+        a->registered_proof = x;
+      } else {
+        int rp = cuzk_c1_proof_id_from_name(v, strlen(v));
+        if (rp < 0)
+          return cli_fail(2, "--registered-proof: '%s' is neither a number nor a PoRep proof name",
+                          v);
+        a->registered_proof = (uint64_t)rp;
+      }
+      a->have_registered_proof = true;
+      break;
+    case O_SIZE:
+      if (!cli_u64(&a->sector_size, v) && cuzk_porep_parse_size(&a->sector_size, v))
+        return cli_fail(2, "--sector-size: bad size '%s' (2KiB, 8MiB, 512MiB, 32GiB, 64GiB, bytes)",
+                        v);
+      a->have_sector_size = true;
+      break;
+    case O_PRIORITY:
+      if (!parse_priority(&a->priority, v))
+        return cli_fail(2, "--priority: bad value '%s' (low, normal, high, critical or 0..4)", v);
+      break;
+    case O_PARTITION:
+      if (!cli_u64(&x, v) || x > UINT32_MAX) return cli_fail(2, "--partition: bad value '%s'", v);
+      a->partition = (uint32_t)x;
+      break;
+    case O_RANDOMNESS:
+      if (!hex32(a->randomness, NULL, "--randomness", v)) return 2;
+      break;
+    case O_COMM_R_OLD:
+      if (!hex32(a->comm_r_old, &a->have_comm_r_old, "--comm-r-old", v)) return 2;
+      break;
+    case O_COMM_R_NEW:
+      if (!hex32(a->comm_r_new, &a->have_comm_r_new, "--comm-r-new", v)) return 2;
+      break;
+    case O_COMM_D_NEW:
+      if (!hex32(a->comm_d_new, &a->have_comm_d_new, "--comm-d-new", v)) return 2;
+      break;
+    case O_OUT: a->out = v; break;
+    case O_COUNT:
+      if (!cli_u64(&x, v) || x == 0 || x > 1000000)
+        return cli_fail(2, "-c/--count: bad value '%s' (1..1000000)", v);
+      a->count = (uint32_t)x;
+      break;
+    case O_CONCURRENCY:
+      if (!cli_u64(&x, v) || x == 0 || x > 256)
+        return cli_fail(2, "-j/--concurrency: bad value '%s' (1..256)", v);
+      a->concurrency = (uint32_t)x;
+      break;
+    }
+  }
+  if (!a->type) return cli_fail(2, "-t/--type is required (porep, snap, wpost, winning)");
+  bool porep = a->kind == CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT;
+  for (size_t k = 0; k < a->n_paths; k++) {
+    if (porep && !a->is_c1[k])
+      return cli_fail(2, "--vanilla: a PoRep request takes --c1 (the C1 output)");
+    if (!porep && a->is_c1[k])
+      return cli_fail(2, "--c1: %s requests take --vanilla (PoRep takes --c1)", a->type);
+  }
+  if (!a->n_paths)
+    return cli_fail(2, "%s is required for -t %s", porep ? "--c1 FILE" : "--vanilla FILE", a->type);
+  if (!batch && a->n_paths > 1)
+    return cli_fail(2, "%s: single takes one file (batch takes several)",
+                    porep ? "--c1" : "--vanilla");
+  if (a->n_sector_nums > 1 && a->n_sector_nums != a->n_paths)
+    return cli_fail(2,
+                    "--sector-num: given %zu times for %zu input files (once for all, or once "
+                    "per file in order)",
+                    a->n_sector_nums, a->n_paths);
+  return -1;
+}
+
+static int b64val(int c) {
+  if (c >= 'A' && c <= 'Z') return c - 'A';
+  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+  if (c >= '0' && c <= '9') return c - '0' + 52;
+  if (c == '+') return 62;
+  if (c == '/') return 63;
+  return -1;
+}
+
+/* Standard padded base64 of s[0..n) into out (at least n/4*3 bytes); false if malformed. */
+static bool b64_decode(const char *s, size_t n, uint8_t *out, size_t *out_len) {
+  if (n % 4) return false;
+  size_t o = 0;
+  for (size_t i = 0; i < n; i += 4) {
+    int v[4];
+    for (int k = 0; k < 4; k++)
+      v[k] = s[i + k] == '=' && i + 4 == n && k >= 2 ? -2 : b64val((unsigned char)s[i + k]);
+    if (v[0] < 0 || v[1] < 0 || v[2] == -1 || v[3] == -1 || (v[2] == -2 && v[3] != -2))
+      return false;
+    out[o++] = (uint8_t)(v[0] << 2 | v[1] >> 4);
+    if (v[2] >= 0) out[o++] = (uint8_t)((v[1] & 15) << 4 | v[2] >> 2);
+    if (v[3] >= 0) out[o++] = (uint8_t)((v[2] & 3) << 6 | v[3]);
+  }
+  *out_len = o;
+  return true;
+}
+
+static const char *skip_ws(const char *p, const char *end) {
+  while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+    p++;
+  return p;
+}
+
+/* A JSON array of base64 strings (Go's json.Marshal([][]byte)) into in->vanilla; false if the
+ * data is not one (the caller then sends the file as one raw proof). */
+static bool parse_vanilla_json(job_input *in) {
+  const char *p = (const char *)in->data, *end = p + in->len;
+  p = skip_ws(p, end);
+  if (p == end || *p++ != '[') return false;
+  size_t cap = 0;
+  for (;;) {
+    p = skip_ws(p, end);
+    if (p < end && *p == ']' && !in->n_vanilla) {
+      p++;
+      break;
+    }
+    if (p == end || *p++ != '"') return false;
+    const char *q = memchr(p, '"', (size_t)(end - p));
+    if (!q) return false;
+    size_t n = (size_t)(q - p);
+    if (in->n_vanilla == cap) {
+      cap = cap ? 2 * cap : 8;
+      ProtobufCBinaryData *nv = realloc(in->vanilla, cap * sizeof *nv);
+      if (!nv) return false;
+      in->vanilla = nv;
+    }
+    uint8_t *buf = malloc(n / 4 * 3 + 1);
+    size_t got;
+    if (!buf || !b64_decode(p, n, buf, &got)) {
+      free(buf);
+      return false;
+    }
+    in->vanilla[in->n_vanilla].data = buf;
+    in->vanilla[in->n_vanilla++].len = got;
+    p = skip_ws(q + 1, end);
+    if (p < end && *p == ',') {
+      p++;
+      continue;
+    }
+    if (p < end && *p == ']') {
+      p++;
+      break;
+    }
+    return false;
+  }
+  return skip_ws(p, end) == end;
+}
+
+static void free_vanilla(job_input *in) {
+  for (size_t k = 0; k < in->n_vanilla; k++)
+    free(in->vanilla[k].data);
+  free(in->vanilla);
+  in->vanilla = NULL;
+  in->n_vanilla = 0;
+}
+
+static void free_inputs(prove_args *a) {
+  for (size_t k = 0; k < a->n_paths; k++) {
+    free(a->inputs[k].data);
+    free_vanilla(&a->inputs[k]);
+  }
+}
+
+/* Reads every input file and fills the request fields that come with it. Exit code or -1. */
+static int load_inputs(prove_args *a) {
+  bool porep = a->kind == CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT;
+  for (size_t k = 0; k < a->n_paths; k++) {
+    job_input *in = &a->inputs[k];
+    if (!cli_read_file(in->path, &in->data, &in->len))
+      return cli_fail(1, "%s %s: %s", porep ? "--c1" : "--vanilla", in->path, strerror(errno));
+    in->miner_id = a->miner_id;
+    in->sector_number = a->n_sector_nums ? a->sector_nums[a->n_sector_nums > 1 ? k : 0] : 1;
+    in->registered_proof = a->registered_proof;
+    in->sector_size = a->sector_size;
+    if (!porep) {
+      if (!parse_vanilla_json(in)) {
+        free_vanilla(in);
+        ProtobufCBinaryData *one = malloc(sizeof *one);
+        if (!one) return cli_fail(1, "out of memory");
+        one->data = in->data; /* the whole file is one raw proof */
+        one->len = in->len;
+        in->data = NULL;
+        in->len = 0;
+        in->vanilla = one;
+        in->n_vanilla = 1;
+      }
+      if (a->conn.log_level >= LOG_INFO)
+        fprintf(stderr, "cuzk-bench: %s: %zu vanilla proof%s\n", in->path, in->n_vanilla,
+                in->n_vanilla == 1 ? "" : "s");
+      continue;
+    }
+    /* the C1's registered proof gives sector_size and registered_proof; a C1 that does not
+     * parse is still sent, for the daemon to judge (its answer names the field) */
+    cuzk_c1 *c1 = NULL;
+    cuzk_c1_read_info info;
+    cuzk_c1_errbuf eb;
+    if (cuzk_c1_read(&c1, in->data, in->len, CUZK_C1_READ_NO_SHAPE_CHECK, &info, &eb)) {
+      if (a->conn.log_level >= LOG_WARN)
+        fprintf(stderr,
+                "cuzk-bench: warning: --c1 %s does not parse (%s); sent as is with "
+                "sector_size %llu, registered_proof %llu\n",
+                in->path, eb.msg, (unsigned long long)in->sector_size,
+                (unsigned long long)in->registered_proof);
+      continue;
+    }
+    const cuzk_c1_proof_info *pi = cuzk_c1_proof_info_get(c1->registered_proof);
+    if (!a->have_registered_proof) in->registered_proof = c1->registered_proof;
+    if (!a->have_sector_size && pi) in->sector_size = pi->sector_size;
+    if (!a->n_sector_nums && info.source == CUZK_C1_SRC_ENVELOPE && info.sector_num > 0)
+      in->sector_number = (uint64_t)info.sector_num;
+    if (a->conn.log_level >= LOG_INFO)
+      fprintf(stderr,
+              "cuzk-bench: %s: %s%s (registered_proof %u), sector %llu, miner %llu, %zu bytes\n",
+              in->path, info.source == CUZK_C1_SRC_ENVELOPE ? "envelope of " : "",
+              pi ? pi->name : "?", c1->registered_proof, (unsigned long long)in->sector_number,
+              (unsigned long long)in->miner_id, in->len);
+    cuzk_c1_free(c1);
+  }
+  return -1;
+}
+
+/* A UUIDv4 in text (the reference's request_id). */
+static void uuid4(char out[37]) {
+  uint8_t b[16];
+  size_t got = 0;
+  while (got < sizeof b) {
+    ssize_t n = getrandom(b + got, sizeof b - got, 0);
+    if (n < 0 && errno != EINTR) break;
+    if (n > 0) got += (size_t)n;
+  }
+  for (; got < sizeof b; got++) /* no getrandom: still unique enough for a log key */
+    b[got] = (uint8_t)(rand() ^ (int)cli_now_s());
+  b[6] = (uint8_t)((b[6] & 0x0f) | 0x40);
+  b[8] = (uint8_t)((b[8] & 0x3f) | 0x80);
+  snprintf(out, 37, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0],
+           b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14],
+           b[15]);
+}
+
+/* The outcome of one Prove call. */
+typedef struct {
+  bool rpc_ok;                   /* the call returned a ProveResponse with a result */
+  int grpc_status;               /* !rpc_ok: the call's gRPC status (-1: a local failure) */
+  char why[1200];                /* !rpc_ok: the gRPC status and message */
+  Cuzk__V1__ProveResponse *resp; /* rpc_ok: resp->result is set */
+  double wall_s;
+} prove_outcome;
+
+static const char *status_label(int status) {
+  switch (status) {
+  case 1: return "COMPLETED";
+  case 2: return "FAILED";
+  case 3: return "CANCELLED";
+  case 4: return "TIMEOUT";
+  default: return "UNKNOWN";
+  }
+}
+
+static void prove_once(const prove_args *a, const job_input *in, prove_outcome *o) {
+  memset(o, 0, sizeof *o);
+  char rid[37];
+  uuid4(rid);
+  Cuzk__V1__SubmitProofRequest s = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
+  s.request_id = rid;
+  s.proof_kind = a->kind;
+  s.sector_size = in->sector_size;
+  s.registered_proof = in->registered_proof;
+  s.priority = a->priority;
+  s.vanilla_proof.data = in->data;
+  s.vanilla_proof.len = in->data ? in->len : 0;
+  s.n_vanilla_proofs = in->n_vanilla;
+  s.vanilla_proofs = in->vanilla;
+  s.sector_number = in->sector_number;
+  s.miner_id = in->miner_id;
+  s.partition_index = a->partition;
+  /* as the reference: 32 zero bytes of randomness unless given, commitments empty unless given */
+  s.randomness.data = (uint8_t *)a->randomness;
+  s.randomness.len = 32;
+  if (a->have_comm_r_old) s.comm_r_old = (ProtobufCBinaryData){32, (uint8_t *)a->comm_r_old};
+  if (a->have_comm_r_new) s.comm_r_new = (ProtobufCBinaryData){32, (uint8_t *)a->comm_r_new};
+  if (a->have_comm_d_new) s.comm_d_new = (ProtobufCBinaryData){32, (uint8_t *)a->comm_d_new};
+  Cuzk__V1__ProveRequest pr = CUZK__V1__PROVE_REQUEST__INIT;
+  pr.submit = &s;
+  size_t n = protobuf_c_message_get_packed_size(&pr.base);
+  uint8_t *req = malloc(n ? n : 1);
+  if (!req) {
+    snprintf(o->why, sizeof o->why, "out of memory for a %zu-byte request", n);
+    return;
+  }
+  protobuf_c_message_pack(&pr.base, req);
+  if (a->conn.log_level >= LOG_DEBUG)
+    fprintf(stderr,
+            "cuzk-bench: Prove -> %s: request_id %s, kind %d, sector_size %llu, "
+            "registered_proof %llu, sector %llu, miner %llu, priority %d, %zu bytes\n",
+            a->conn.addr, rid, (int)a->kind, (unsigned long long)s.sector_size,
+            (unsigned long long)s.registered_proof, (unsigned long long)s.sector_number,
+            (unsigned long long)s.miner_id, (int)s.priority, n);
+  uint8_t *resp = NULL;
+  size_t resp_len = 0;
+  double t0 = cli_now_s();
+  bool ok = call(&a->conn, CUZK_RPC_PROVE, req, n, &resp, &resp_len, &o->grpc_status, o->why,
+                 sizeof o->why);
+  o->wall_s = cli_now_s() - t0;
+  free(req);
+  if (!ok) return;
+  o->resp = cuzk__v1__prove_response__unpack(NULL, resp_len, resp);
+  free(resp);
+  if (!o->resp || !o->resp->result) {
+    snprintf(o->why, sizeof o->why, "%s", o->resp ? "empty response" : "malformed ProveResponse");
+    if (o->resp) cuzk__v1__prove_response__free_unpacked(o->resp, NULL);
+    o->resp = NULL;
+    return;
+  }
+  o->rpc_ok = true;
+}
+
+int cmd_single(int argc, char **argv) {
+  prove_args *a = calloc(1, sizeof *a);
+  if (!a) return cli_fail(1, "out of memory");
+  int rc = parse_prove(a, argc, argv, false);
+  if (rc < 0) rc = load_inputs(a);
+  if (rc >= 0) {
+    free_inputs(a);
+    free(a);
+    return rc;
+  }
+  prove_outcome o;
+  prove_once(a, &a->inputs[0], &o);
+  rc = 1;
+  if (!o.rpc_ok) {
+    cli_fail(1, "Prove RPC failed: %s", o.why);
+  } else {
+    const Cuzk__V1__AwaitProofResponse *r = o.resp->result;
+    printf("\n=== Proof Result ===\n");
+    printf("status:    %s\n", status_label(r->status));
+    printf("job_id:    %s\n", r->job_id);
+    if (r->status == CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED) {
+      printf("timings:   total=%llu ms (queue=%llu ms, srs=%llu ms, synth=%llu ms, gpu=%llu ms)\n",
+             (unsigned long long)r->total_ms, (unsigned long long)r->queue_wait_ms,
+             (unsigned long long)r->srs_load_ms, (unsigned long long)r->synthesis_ms,
+             (unsigned long long)r->gpu_compute_ms);
+      printf("wall time: %llu ms\n", (unsigned long long)(o.wall_s * 1000.0));
+      printf("proof:     %zu bytes (hex: ", r->proof.len);
+      cli_print_hex(r->proof.data, r->proof.len <= 256 ? r->proof.len : 128);
+      printf("%s)\n", r->proof.len <= 256 ? "" : "...");
+      rc = 0;
+      if (a->out && !cli_write_file(a->out, r->proof.data, r->proof.len))
+        rc = cli_fail(1, "-o %s: %s", a->out, strerror(errno));
+    } else {
+      printf("error:     %s\n", r->error_message);
+    }
+    fflush(stdout);
+    cuzk__v1__prove_response__free_unpacked(o.resp, NULL);
+  }
+  free_inputs(a);
+  free(a);
+  return rc;
+}
+
+/* ---- batch ----------------------------------------------------------------------------------
+ */
+
+typedef struct {
+  bool done, completed;
+  const char *label;
+  double wall_s, prove_s;
+  uint64_t prove_ms, queue_ms;
+} batch_item;
+
+typedef struct {
+  const prove_args *a;
+  pthread_mutex_t mu;
+  uint32_t next, next_print;
+  batch_item *items;
+} batch_ctx;
+
+/* Prints the finished items in index order, as the reference does (under ctx->mu). */
+static void print_ready(batch_ctx *c) {
+  while (c->next_print < c->a->count && c->items[c->next_print].done) {
+    const batch_item *it = &c->items[c->next_print];
+    printf("  [%u/%u] %s — %.1fs (prove=%llu ms, queue=%llu ms)\n", c->next_print + 1, c->a->count,
+           it->label, it->wall_s, (unsigned long long)it->prove_ms,
+           (unsigned long long)it->queue_ms);
+    c->next_print++;
+  }
+  fflush(stdout);
+}
+
+static void *batch_worker(void *arg) {
+  batch_ctx *c = arg;
+  const prove_args *a = c->a;
+  for (;;) {
+    pthread_mutex_lock(&c->mu);
+    uint32_t i = c->next < a->count ? c->next++ : a->count;
+    pthread_mutex_unlock(&c->mu);
+    if (i >= a->count) break;
+    prove_outcome o;
+    prove_once(a, &a->inputs[i % a->n_paths], &o);
+    batch_item it = {.done = true, .wall_s = o.wall_s};
+    if (o.rpc_ok) {
+      const Cuzk__V1__AwaitProofResponse *r = o.resp->result;
+      it.label = status_label(r->status);
+      it.completed = r->status == CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED;
+      it.prove_ms = r->gpu_compute_ms;
+      it.queue_ms = r->queue_wait_ms;
+      it.prove_s = (double)r->gpu_compute_ms / 1000.0;
+      if (!it.completed)
+        fprintf(stderr, "cuzk-bench: [%u/%u] %s: %s\n", i + 1, a->count, it.label,
+                r->error_message);
+      cuzk__v1__prove_response__free_unpacked(o.resp, NULL);
+    } else {
+      /* the call itself failed: the line shows the gRPC status (UNAVAILABLE, DEADLINE_EXCEEDED) */
+      it.label = o.grpc_status > 0 ? cuzk_rpc_status_name(o.grpc_status) : "ERROR";
+      fprintf(stderr, "cuzk-bench: [%u/%u] Prove RPC failed: %s\n", i + 1, a->count, o.why);
+    }
+    pthread_mutex_lock(&c->mu);
+    c->items[i] = it;
+    print_ready(c);
+    pthread_mutex_unlock(&c->mu);
+  }
+  return NULL;
+}
+
+static void min_avg_max(const batch_item *items, uint32_t n, bool prove, double *avg, double *mn,
+                        double *mx) {
+  double sum = 0;
+  uint32_t k = 0;
+  *mn = 1e300;
+  *mx = -1e300;
+  for (uint32_t i = 0; i < n; i++) {
+    if (!items[i].completed) continue;
+    double v = prove ? items[i].prove_s : items[i].wall_s;
+    sum += v;
+    *mn = v < *mn ? v : *mn;
+    *mx = v > *mx ? v : *mx;
+    k++;
+  }
+  *avg = k ? sum / k : 0;
+}
+
+int cmd_batch(int argc, char **argv) {
+  prove_args *a = calloc(1, sizeof *a);
+  if (!a) return cli_fail(1, "out of memory");
+  int rc = parse_prove(a, argc, argv, true);
+  if (rc < 0) rc = load_inputs(a);
+  batch_ctx c = {.a = a};
+  if (rc < 0 && !(c.items = calloc(a->count, sizeof *c.items))) rc = cli_fail(1, "out of memory");
+  if (rc >= 0) {
+    free_inputs(a);
+    free(a);
+    return rc;
+  }
+  uint32_t nthreads = a->concurrency < a->count ? a->concurrency : a->count;
+  printf("=== Batch Benchmark ===\n");
+  printf("proof type:  %s\n", a->type);
+  printf("count:       %u\n", a->count);
+  printf("concurrency: %u\n", a->concurrency);
+  printf("\n");
+  fflush(stdout);
+  pthread_mutex_init(&c.mu, NULL);
+  pthread_t *th = calloc(nthreads, sizeof *th);
+  uint32_t started = 0;
+  double t0 = cli_now_s();
+  for (; th && started < nthreads; started++)
+    if (pthread_create(&th[started], NULL, batch_worker, &c)) break;
+  if (!started) batch_worker(&c); /* no thread at all: run them here, one at a time */
+  for (uint32_t k = 0; k < started; k++)
+    pthread_join(th[k], NULL);
+  double total = cli_now_s() - t0;
+  free(th);
+  pthread_mutex_destroy(&c.mu);
+  uint32_t completed = 0;
+  for (uint32_t i = 0; i < a->count; i++)
+    completed += c.items[i].completed;
+  printf("\n=== Batch Summary ===\n");
+  printf("total time:    %.1fs\n", total);
+  printf("completed:     %u\n", completed);
+  printf("failed:        %u\n", a->count - completed);
+  if (completed) {
+    double avg, mn, mx;
+    min_avg_max(c.items, a->count, false, &avg, &mn, &mx);
+    printf("wall time:     avg=%.1fs min=%.1fs max=%.1fs\n", avg, mn, mx);
+    min_avg_max(c.items, a->count, true, &avg, &mn, &mx);
+    printf("prove time:    avg=%.1fs min=%.1fs max=%.1fs\n", avg, mn, mx);
+    printf("throughput:    %.3f proofs/min (%.1fs/proof)\n", completed / total * 60.0,
+           total / completed);
+  }
+  fflush(stdout);
+  rc = completed == a->count ? 0 : 1;
+  free(c.items);
+  free_inputs(a);
+  free(a);
+  return rc;
+}
+
+/* ---- status, preload, metrics ---------------------------------------------------------------
+ */
+
+static const optdef query_opts[] = {CONN_OPTS, {"-c", "--circuit-id", O_CIRCUIT}};
+
+/* Parses a query command's options (the shared ones, plus -c for preload); -1 to go on, else the
+ * exit code. */
+static int parse_query(conn_opts *c, const char **circuit, uint64_t timeout_ms, int argc,
+                       char **argv, const char *usage) {
+  conn_init(c, timeout_ms);
+  for (int i = 1; i < argc; i++) {
+    const char *v = NULL;
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      printf("%s%s", usage, addr_help);
+      return 0;
+    }
+    const char *k = argv[i];
+    int id = next_opt(query_opts, circuit ? 4 : 3, argc, argv, &i, &v);
+    if (id < 0) return 2;
+    if (id == 0)
+      return cli_fail(2, "unknown option '%s' for %s (see 'cuzk-bench %s --help')", k, argv[0],
+                      argv[0]);
+    if (id == O_CIRCUIT) {
+      if (!*v) return cli_fail(2, "-c/--circuit-id: empty");
+      *circuit = v;
+    } else if (!conn_apply(c, id, v)) {
+      return 2;
+    }
+  }
+  if (circuit && !*circuit) return cli_fail(2, "-c/--circuit-id is required (e.g. porep-32g)");
+  return -1;
+}
+
+/* An empty request's call; the response or NULL after the error message. */
+static uint8_t *query(const conn_opts *c, unsigned method, const uint8_t *req, size_t len,
+                      size_t *resp_len, const char *what) {
+  uint8_t *resp = NULL;
+  char why[1200];
+  if (!call(c, method, req, len, &resp, resp_len, NULL, why, sizeof why)) {
+    cli_fail(1, "%s RPC failed: %s", what, why);
+    return NULL;
+  }
+  if (!resp) resp = calloc(1, 1); /* the empty message */
+  return resp;
+}
+
+int cmd_status(int argc, char **argv) {
+  conn_opts c;
+  int rc = parse_query(&c, NULL, 30000, argc, argv,
+                       "usage: cuzk-bench status [options]\n"
+                       "The daemon's GetStatus: uptime, proof counters, GPUs, loaded parameter "
+                       "sets, queues.\n"
+                       "(--timeout-ms defaults to 30000 here)\n");
+  if (rc >= 0) return rc;
+  size_t n = 0;
+  uint8_t *resp = query(&c, CUZK_RPC_GET_STATUS, NULL, 0, &n, "GetStatus");
+  if (!resp) return 1;
+  Cuzk__V1__GetStatusResponse *r = cuzk__v1__get_status_response__unpack(NULL, n, resp);
+  free(resp);
+  if (!r) return cli_fail(1, "GetStatus: malformed response");
+  printf("=== cuzk daemon status ===\n");
+  printf("uptime:           %llus\n", (unsigned long long)r->uptime_seconds);
+  printf("proofs completed: %llu\n", (unsigned long long)r->total_proofs_completed);
+  printf("proofs failed:    %llu\n", (unsigned long long)r->total_proofs_failed);
+  printf("pinned memory:    %llu / %llu bytes\n", (unsigned long long)r->pinned_memory_bytes,
+         (unsigned long long)r->pinned_memory_limit_bytes);
+  if (r->n_gpus) printf("\nGPUs:\n");
+  for (size_t i = 0; i < r->n_gpus; i++) {
+    const Cuzk__V1__GPUStatus *g = r->gpus[i];
+    printf("  [%u] %s — %llu MiB / %llu MiB VRAM — ", g->ordinal, g->name,
+           (unsigned long long)(g->vram_free_bytes >> 20),
+           (unsigned long long)(g->vram_total_bytes >> 20));
+    if (!g->current_job_id[0])
+      printf("idle\n");
+    else
+      printf("proving %s (%.8s)\n", g->current_proof_kind, g->current_job_id);
+  }
+  if (r->n_loaded_srs) printf("\nLoaded SRS:\n");
+  for (size_t i = 0; i < r->n_loaded_srs; i++) {
+    const Cuzk__V1__SRSStatus *s = r->loaded_srs[i];
+    printf("  %s (tier=%d, size=%llu bytes, refs=%u)\n", s->circuit_id, (int)s->tier,
+           (unsigned long long)s->size_bytes, s->ref_count);
+  }
+  if (r->n_queues) printf("\nQueues:\n");
+  for (size_t i = 0; i < r->n_queues; i++)
+    printf("  %s: pending=%u, in_progress=%u\n", r->queues[i]->proof_kind, r->queues[i]->pending,
+           r->queues[i]->in_progress);
+  fflush(stdout);
+  cuzk__v1__get_status_response__free_unpacked(r, NULL);
+  return 0;
+}
+
+int cmd_preload(int argc, char **argv) {
+  conn_opts c;
+  const char *id = NULL;
+  int rc = parse_query(&c, &id, 0, argc, argv,
+                       "usage: cuzk-bench preload -c CIRCUIT_ID [options]\n"
+                       "The daemon's PreloadSRS: load a parameter set now (porep-2k, porep-8m, "
+                       "porep-512m,\nporep-32g, porep-64g).\n"
+                       "  -c, --circuit-id ID   the parameter set\n"
+                       "(no deadline unless --timeout-ms: 32 GiB parameters take minutes)\n");
+  if (rc >= 0) return rc;
+  Cuzk__V1__PreloadSrsRequest q = CUZK__V1__PRELOAD_SRS_REQUEST__INIT;
+  q.circuit_id = (char *)id;
+  uint8_t req[512];
+  size_t len = protobuf_c_message_get_packed_size(&q.base);
+  if (len > sizeof req) return cli_fail(2, "-c/--circuit-id: too long");
+  protobuf_c_message_pack(&q.base, req);
+  size_t n = 0;
+  uint8_t *resp = query(&c, CUZK_RPC_PRELOAD_SRS, req, len, &n, "PreloadSRS");
+  if (!resp) return 1;
+  Cuzk__V1__PreloadSrsResponse *r = cuzk__v1__preload_srs_response__unpack(NULL, n, resp);
+  free(resp);
+  if (!r) return cli_fail(1, "PreloadSRS: malformed response");
+  if (r->already_loaded)
+    printf("%s already loaded\n", id);
+  else
+    printf("%s loaded in %llu ms\n", id, (unsigned long long)r->load_time_ms);
+  fflush(stdout);
+  cuzk__v1__preload_srs_response__free_unpacked(r, NULL);
+  return 0;
+}
+
+int cmd_metrics(int argc, char **argv) {
+  conn_opts c;
+  int rc = parse_query(&c, NULL, 30000, argc, argv,
+                       "usage: cuzk-bench metrics [options]\n"
+                       "The daemon's GetMetrics: its Prometheus text, as is.\n"
+                       "(--timeout-ms defaults to 30000 here)\n");
+  if (rc >= 0) return rc;
+  size_t n = 0;
+  uint8_t *resp = query(&c, CUZK_RPC_GET_METRICS, NULL, 0, &n, "GetMetrics");
+  if (!resp) return 1;
+  Cuzk__V1__GetMetricsResponse *r = cuzk__v1__get_metrics_response__unpack(NULL, n, resp);
+  free(resp);
+  if (!r) return cli_fail(1, "GetMetrics: malformed response");
+  fputs(r->prometheus_text, stdout);
+  fflush(stdout);
+  cuzk__v1__get_metrics_response__free_unpacked(r, NULL);
+  return 0;
+}
+
+/* ---- options before the command name ---------------------------------------------------------
+ */
+
+bool cli_client_global_opt(const char *arg) {
+  return !strcmp(arg, "-a") || !strcmp(arg, "--addr") || !strncmp(arg, "--addr=", 7) ||
+         !strcmp(arg, "--log-level") || !strncmp(arg, "--log-level=", 12) ||
+         !strcmp(arg, "--timeout-ms") || !strncmp(arg, "--timeout-ms=", 13);
+}
+
+int cmd_client_global(int argc, char **argv) {
+  /* argv[0] is the program; the shared options come first, then the command: move them after */
+  int i = 1;
+  while (i < argc && cli_client_global_opt(argv[i]))
+    i += strchr(argv[i], '=') ? 1 : 2;
+  if (i >= argc)
+    return cli_fail(2, "%s: no command follows (single, batch, status, preload, metrics)", argv[1]);
+  static const struct {
+    const char *name;
+    int (*fn)(int, char **);
+  } cmds[] = {{"single", cmd_single},
+              {"batch", cmd_batch},
+              {"status", cmd_status},
+              {"preload", cmd_preload},
+              {"metrics", cmd_metrics}};
+  for (size_t k = 0; k < sizeof cmds / sizeof cmds[0]; k++) {
+    if (strcmp(argv[i], cmds[k].name)) continue;
+    char **v = calloc((size_t)argc + 1, sizeof *v);
+    if (!v) return cli_fail(1, "out of memory");
+    int n = 0;
+    v[n++] = argv[i];
+    for (int j = 1; j < i; j++) /* the shared options, then the command's own */
+      v[n++] = argv[j];
+    for (int j = i + 1; j < argc; j++)
+      v[n++] = argv[j];
+    int rc = cmds[k].fn(n, v);
+    free(v);
+    return rc;
+  }
+  return cli_fail(2,
+                  "-a/--addr, --timeout-ms and --log-level go with the daemon's client "
+                  "commands (single, batch, status, preload, metrics), not '%s'",
+                  argv[i]);
+}
