@@ -73,7 +73,6 @@ static bool load(cuzk_engine *e, srs_set *s, cuzk_g16_params **params, cuzk_g16_
               "%s: generating TEST parameters into %s (insecure: for tests and development)", s->id,
               e->test_params_dir);
       double gen_s = 0;
-      mkdir(e->test_params_dir, 0755); /* one level; a missing parent fails the write below */
       if (cuzk_c2_setup_test_params(s->proof, e->test_params_dir, e->pool, &gen_s, msg, len))
         return false;
       eng_log(e, CUZK_LOG_INFO, NULL, "%s: TEST parameters generated in %.1f s", s->id, gen_s);

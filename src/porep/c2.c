@@ -3,9 +3,11 @@
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "porep/c2.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "cuzk/sha256.h"
@@ -31,6 +33,28 @@ bool cuzk_c2_param_base(char *out, size_t len, const char *dir, const cuzk_seal_
   return n > 0 && (size_t)n < len;
 }
 
+/* mkdir -p: every missing directory of path (mode 0755); false with errno on failure. */
+static bool make_dirs(const char *path) {
+  char buf[4096];
+  size_t n = strlen(path);
+  if (n == 0 || n >= sizeof buf) return false;
+  memcpy(buf, path, n + 1);
+  for (size_t i = 1; i <= n; i++) {
+    if (buf[i] != '/' && buf[i] != 0) continue;
+    char c = buf[i];
+    buf[i] = 0;
+    struct stat st;
+    if (stat(buf, &st) != 0) {
+      if (mkdir(buf, 0755) != 0 && errno != EEXIST) return false;
+    } else if (!S_ISDIR(st.st_mode)) {
+      errno = ENOTDIR;
+      return false;
+    }
+    buf[i] = c;
+  }
+  return true;
+}
+
 cuzk_porep_err cuzk_c2_setup_test_params(const cuzk_seal_proof *p, const char *dir, cuzk_pool *pool,
                                          double *gen_s, char *msg, size_t len) {
   char base[4096], path[4200];
@@ -39,6 +63,9 @@ cuzk_porep_err cuzk_c2_setup_test_params(const cuzk_seal_proof *p, const char *d
   cuzk_stacked_config cfg;
   if (cuzk_stacked_config_from_proof(&cfg, p->id))
     return cuzk_porep_fail(msg, len, CUZK_POREP_EPROOF, "setup: no circuit for %s", p->name);
+  if (!make_dirs(dir))
+    return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL, "setup: cannot create %s: %s", dir,
+                           strerror(errno));
   cuzk_cs_opts o;
   cuzk_cs_opts_default(&o, CUZK_CS_RECORD);
   cuzk_cs *cs;

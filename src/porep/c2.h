@@ -27,7 +27,8 @@ bool cuzk_c2_param_base(char *out, size_t len, const char *dir, const cuzk_seal_
 
 /*
  * Writes TEST parameters for p's circuit (FOR TESTS AND LOCAL DEVELOPMENT ONLY: the toxic waste is
- * derived from the file name, so anyone can forge proofs) as DIR/<base>.params, .vk and .meta.
+ * derived from the file name, so anyone can forge proofs) as DIR/<base>.params, .vk and .meta;
+ * DIR is created if missing.
  * EINVAL/ENOMEM/EPROOF with msg; *gen_s (may be NULL) gets the generation time.
  */
 cuzk_porep_err cuzk_c2_setup_test_params(const cuzk_seal_proof *p, const char *dir, cuzk_pool *pool,
