@@ -113,20 +113,16 @@ cuzk_engine_err cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *
   const char *dir = cfg->param_cache;
   if (!dir || !*dir) dir = getenv("FIL_PROOFS_PARAMETER_CACHE");
   if (!dir || !*dir) dir = "/var/tmp/filecoin-proof-parameters";
-  if (strlen(dir) >= sizeof e->param_cache - 256) {
+  const char *tdir = cfg->test_params_dir && *cfg->test_params_dir ? cfg->test_params_dir : dir;
+  /* room for the parameter file names after the directories */
+  if (strlen(dir) >= sizeof e->param_cache - 256 || strlen(tdir) >= sizeof e->param_cache - 256) {
     free(e);
-    snprintf(msg, len, "engine: param_cache: path too long");
+    snprintf(msg, len, "engine: param_cache or test_params_dir: path too long");
     return CUZK_ENGINE_EINVAL;
   }
   snprintf(e->param_cache, sizeof e->param_cache, "%s", dir);
-  e->cfg.param_cache = e->param_cache;
-  const char *tdir = cfg->test_params_dir && *cfg->test_params_dir ? cfg->test_params_dir : dir;
-  if (strlen(tdir) >= sizeof e->test_params_dir - 256) {
-    free(e);
-    snprintf(msg, len, "engine: test_params_dir: path too long");
-    return CUZK_ENGINE_EINVAL;
-  }
   snprintf(e->test_params_dir, sizeof e->test_params_dir, "%s", tdir);
+  e->cfg.param_cache = e->param_cache;
   e->cfg.test_params_dir = e->test_params_dir;
   e->cfg.log_level = cfg->log ? cfg->log_level : CUZK_LOG_ERROR;
   if (!init_sync(e)) {

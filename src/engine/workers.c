@@ -66,6 +66,16 @@ void eng_maybe_finish(cuzk_engine *e, eng_job *j) {
   eng_end(e, j, ok ? CUZK_JOB_COMPLETED : CUZK_JOB_FAILED, ok ? NULL : msg);
 }
 
+/* locked: a partition leaves the pipeline without a proof (its job failed or was cancelled, or
+ * this partition failed): its resources go back and its job may end. */
+static void drop_partition(cuzk_engine *e, eng_job *j, cuzk_cs *cs, uint64_t bytes) {
+  put_cs(e, cs);
+  release_mem(e, bytes);
+  j->in_flight--;
+  j->refs--;
+  eng_maybe_finish(e, j);
+}
+
 static void fail_job(eng_job *j, const char *fmt, unsigned part, const char *why) {
   if (!j->failed) {
     j->failed = true;
@@ -182,11 +192,7 @@ void *eng_synth_main(void *arg) {
     if (cs && t.err != CUZK_POREP_OK && !atomic_load(&j->cancel))
       fail_job(j, "partition %u: synthesis: %s", part, t.msg);
     if (!ok) {
-      put_cs(e, cs);
-      release_mem(e, bytes);
-      j->in_flight--;
-      j->refs--;
-      eng_maybe_finish(e, j);
+      drop_partition(e, j, cs, bytes);
       continue;
     }
     eng_stage(e, ST_SYNTHESIS, dt);
@@ -207,11 +213,7 @@ void *eng_synth_main(void *arg) {
     prove_item *it = malloc(sizeof *it);
     if (!it) {
       fail_job(j, "partition %u: %s", part, "out of memory");
-      put_cs(e, cs);
-      release_mem(e, bytes);
-      j->in_flight--;
-      j->refs--;
-      eng_maybe_finish(e, j);
+      drop_partition(e, j, cs, bytes);
       continue;
     }
     *it = (prove_item){j, part, cs, bytes, NULL};
@@ -288,12 +290,9 @@ void *eng_prove_main(void *arg) {
     for (unsigned i = 0; i < n; i++) {
       eng_job *j = batch[i]->job;
       if (atomic_load(&j->cancel) || j->failed) { /* dropped: its job ends without it */
-        put_cs(e, batch[i]->cs);
-        release_mem(e, batch[i]->bytes);
-        j->in_flight--;
-        j->refs--;
-        free(batch[i]);
-        eng_maybe_finish(e, j);
+        prove_item *it = batch[i];
+        drop_partition(e, j, it->cs, it->bytes);
+        free(it);
         continue;
       }
       batch[live++] = batch[i];

@@ -116,3 +116,12 @@ cuzk_pool *cli_pool(unsigned threads) {
   if (cuzk_pool_create(&pool, threads)) pool = NULL;
   return pool;
 }
+
+void cli_json_str(FILE *f, const char *s) {
+  fputc('"', f);
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\') fputc('\\', f);
+    if ((unsigned char)*s >= 0x20) fputc(*s, f);
+  }
+  fputc('"', f);
+}

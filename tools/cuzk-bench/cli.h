@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "cuzk/pool.h"
 #include "cuzk/porep.h"
@@ -46,5 +47,7 @@ bool cli_write_file(const char *path, const uint8_t *data, size_t len);
 cuzk_pool *cli_pool(unsigned threads);
 /* Monotonic clock in seconds, for the timings the commands print. */
 double cli_now_s(void);
+/* Writes s as a JSON string literal (quotes and backslashes escaped, control bytes dropped). */
+void cli_json_str(FILE *f, const char *s);
 
 #endif

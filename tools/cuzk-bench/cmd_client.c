@@ -23,6 +23,8 @@
 #include <sys/random.h>
 #include <unistd.h>
 
+#include <sodium.h>
+
 #include "cli.h"
 #include "cuzk/v1/proving.pb-c.h"
 #include "porep/c1.h"
@@ -447,31 +449,13 @@ static int parse_prove(prove_args *a, int argc, char **argv, bool batch) {
   return -1;
 }
 
-static int b64val(int c) {
-  if (c >= 'A' && c <= 'Z') return c - 'A';
-  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-  if (c >= '0' && c <= '9') return c - '0' + 52;
-  if (c == '+') return 62;
-  if (c == '/') return 63;
-  return -1;
-}
-
-/* Standard padded base64 of s[0..n) into out (at least n/4*3 bytes); false if malformed. */
+/* Standard padded base64 of s[0..n) into out (at least n/4*3 bytes); false if malformed.
+ * libsodium's decoder, strict: no whitespace, padding required. */
 static bool b64_decode(const char *s, size_t n, uint8_t *out, size_t *out_len) {
-  if (n % 4) return false;
-  size_t o = 0;
-  for (size_t i = 0; i < n; i += 4) {
-    int v[4];
-    for (int k = 0; k < 4; k++)
-      v[k] = s[i + k] == '=' && i + 4 == n && k >= 2 ? -2 : b64val((unsigned char)s[i + k]);
-    if (v[0] < 0 || v[1] < 0 || v[2] == -1 || v[3] == -1 || (v[2] == -2 && v[3] != -2))
-      return false;
-    out[o++] = (uint8_t)(v[0] << 2 | v[1] >> 4);
-    if (v[2] >= 0) out[o++] = (uint8_t)((v[1] & 15) << 4 | v[2] >> 2);
-    if (v[3] >= 0) out[o++] = (uint8_t)((v[2] & 3) << 6 | v[3]);
-  }
-  *out_len = o;
-  return true;
+  const char *end = NULL;
+  return sodium_base642bin(out, n / 4 * 3 + 1, s, n, NULL, out_len, &end,
+                           sodium_base64_VARIANT_ORIGINAL) == 0 &&
+         end == s + n;
 }
 
 static const char *skip_ws(const char *p, const char *end) {

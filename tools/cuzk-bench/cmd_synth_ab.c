@@ -56,15 +56,6 @@ typedef struct {
 
 static const char *const side_name[2] = {"A", "B"};
 
-static void json_str(FILE *f, const char *s) {
-  fputc('"', f);
-  for (; *s; s++) {
-    if (*s == '"' || *s == '\\') fputc('\\', f);
-    if ((unsigned char)*s >= 0x20) fputc(*s, f);
-  }
-  fputc('"', f);
-}
-
 /* Splits s on blanks into out[] (pointers into a copy of s); -1 if there are too many words. */
 static int split_words(char **out, int max, const char *s, char **copy) {
   *copy = strdup(s);
@@ -337,7 +328,7 @@ static bool write_json(const ab_run *r, const char *path, const char *c1, const 
   FILE *f = fopen(path, "w");
   if (!f) return false;
   fputs("{\"c1\": ", f);
-  json_str(f, c1);
+  cli_json_str(f, c1);
   fprintf(f, ", \"counter\": \"%s\", \"pairs\": %llu, \"warmup\": %llu, \"min_effect\": ",
           counter_name[r->counter], (unsigned long long)r->pairs,
           r->counter == COUNTER_CALLGRIND ? 0ULL : (unsigned long long)r->warmup);
@@ -345,19 +336,19 @@ static bool write_json(const ab_run *r, const char *path, const char *c1, const 
   fputs(",\n \"shared\": [", f);
   for (int i = 0; i < r->nshared; i++) {
     if (i) fputs(", ", f);
-    json_str(f, r->shared[i]);
+    cli_json_str(f, r->shared[i]);
   }
   fputs("], \"a\": ", f);
-  json_str(f, r->side_text[0]);
+  cli_json_str(f, r->side_text[0]);
   fputs(", \"b\": ", f);
-  json_str(f, r->side_text[1]);
+  cli_json_str(f, r->side_text[1]);
   fputs(",\n \"samples\": [\n", f);
   for (uint64_t p = 0; p < r->pairs; p++)
     for (int s = 0; s < 2; s++) {
       fprintf(f, "  {\"pair\": %llu, \"side\": \"%s\"", (unsigned long long)p + 1, side_name[s]);
       for (int i = 0; i < r->nm; i++) {
         fputs(", ", f);
-        json_str(f, r->m[i].name);
+        cli_json_str(f, r->m[i].name);
         fputs(": ", f);
         json_num(f, r->m[i].v[s][p]);
       }
@@ -366,7 +357,7 @@ static bool write_json(const ab_run *r, const char *path, const char *c1, const 
   fputs(" ],\n \"summary\": [\n", f);
   for (int i = 0; i < r->nm; i++) {
     fputs("  {\"metric\": ", f);
-    json_str(f, r->m[i].name);
+    cli_json_str(f, r->m[i].name);
     fputs(", \"median_a\": ", f);
     json_num(f, sum[i].median_a);
     fputs(", \"median_b\": ", f);
@@ -378,7 +369,7 @@ static bool write_json(const ab_run *r, const char *path, const char *c1, const 
     fputs(", \"pair_ratio_max\": ", f);
     json_num(f, sum[i].ratio_max);
     fputs(", \"verdict\": ", f);
-    json_str(f, ab_verdict_text(sum[i].verdict, r->m[i].lower_is_faster));
+    cli_json_str(f, ab_verdict_text(sum[i].verdict, r->m[i].lower_is_faster));
     fprintf(f, "}%s\n", i + 1 == r->nm ? "" : ",");
   }
   fputs(" ]}\n", f);

@@ -18,16 +18,6 @@
 #include "porep/c1.h"
 #include "porep/stacked_circuit.h"
 
-/* A JSON string literal of s (quotes and backslashes escaped, control bytes dropped). */
-static void json_str(FILE *f, const char *s) {
-  fputc('"', f);
-  for (; *s; s++) {
-    if (*s == '"' || *s == '\\') fputc('\\', f);
-    if ((unsigned char)*s >= 0x20) fputc(*s, f);
-  }
-  fputc('"', f);
-}
-
 /* ---- counters ------------------------------------------------------------------------------ */
 typedef struct {
   const char *name;
@@ -190,7 +180,7 @@ int cmd_synth_only(int argc, char **argv) {
   if (perf) counters_open();
   if (json) {
     fputs("{\"c1\": ", json);
-    json_str(json, c1_path);
+    cli_json_str(json, c1_path);
     fprintf(json, ", \"mode\": \"%s\", \"lc_inline\": %llu, \"iterations\": [\n",
             cuzk_cs_mode_name(mode), (unsigned long long)lc_inline);
   }
