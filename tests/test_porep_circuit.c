@@ -6,7 +6,8 @@
  * blank circuit's RECORD matrices stay satisfied when the (unused) labeling-proof parents change
  * and fail when a parent label (column row), a path sibling or the data leaf changes; an NI C1's
  * later partitions give §5's inputs; config and C1-shape validation.
- * Env: CUZK_TEST_POREP_CIRCUIT_64GIB=1 adds the 64 GiB SHAPE counts, CUZK_TEST_POREP_CIRCUIT_NNZ=1
+ * Env: CUZK_TEST_8MIB=1 adds a real 8 MiB C1 in CHECK mode (satisfied; a changed column row
+ * not), CUZK_TEST_POREP_CIRCUIT_64GIB=1 adds the 64 GiB SHAPE counts, CUZK_TEST_POREP_CIRCUIT_NNZ=1
  * the 8 MiB / 512 MiB matrix statistics, CUZK_TEST_POREP_CIRCUIT_SKIP_CHECK=1 skips the
  * satisfiability checks (Release ~12 s of the ~15 s, RelWithDebInfo+ASan ~25 s). */
 #define _POSIX_C_SOURCE 200809L
@@ -442,6 +443,27 @@ static void test_real_2k(cuzk_pool *pool) {
   cuzk_sealed_sector_free(&s.ss);
 }
 
+/* CUZK_TEST_8MIB=1: a real 8 MiB C1 satisfies the circuit in CHECK mode; one changed parent-column
+ * row makes it fail at a named constraint. */
+static void test_real_8m(cuzk_pool *pool) {
+  sealed s;
+  if (!seal_2k(&s, 6, pool)) return; /* the sealing helper takes any test size's proof */
+  cuzk_stacked_config cfg;
+  CHECK(cuzk_stacked_config_from_proof(&cfg, 6) == CUZK_POREP_OK);
+  char name[600] = "";
+  double t0 = now_s();
+  int sat = check_c1(&cfg, s.c1, NULL, name, sizeof name);
+  CHECK_MSG(sat == 1, "honest 8 MiB C1 not satisfied (%d): constraint %s", sat, name);
+  printf("  8MiB CHECK synthesis + is_satisfied: %.2f s\n", now_s() - t0);
+  uint8_t *row = s.c1->vanilla_proofs.v[0].v[1].replica_column_proofs.drg_parents.v[4].rows.v[0];
+  row[3] ^= 0x10;
+  sat = check_c1(&cfg, s.c1, NULL, name, sizeof name);
+  CHECK_MSG(sat == 0, "8 MiB C1 with a changed column row satisfied (%d)", sat);
+  printf("  8MiB changed row: first unsatisfied constraint %s\n", name);
+  cuzk_c1_free(s.c1);
+  cuzk_sealed_sector_free(&s.ss);
+}
+
 int main(void) {
   double t0 = now_s();
   test_shapes();
@@ -457,6 +479,7 @@ int main(void) {
   if (cuzk_pool_create(&pool, 2) != 0) pool = NULL;
   test_real_2k(pool);
   test_ni_partition(pool);
+  if (getenv("CUZK_TEST_8MIB")) test_real_8m(pool);
   cuzk_pool_destroy(pool);
   printf("  total %.2f s\n", now_s() - t0);
   return check_summary("test_porep_circuit");
