@@ -109,7 +109,7 @@ listen = ["unix://{sock}", "127.0.0.1:0"]
 status_listen = "127.0.0.1:0"
 on_disconnect = "cancel"
 shutdown = "finish"
-shutdown_grace = "10m"
+shutdown_grace = "2h"
 [srs]
 param_cache = "{os.path.abspath(a.params)}"
 generate_test_params = false
