@@ -401,11 +401,9 @@ cuzk_engine_err cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *s) {
     else
       s->running[j->kind]++;
   }
-  for (int k = 0; k < CUZK_NUM_PROOF_KINDS; k++) {
-    s->completed += e->completed[k];
-    s->failed += e->failed[k];
-    s->cancelled += e->cancelled[k];
-  }
+  s->completed = (uint64_t)cuzk_prom_value(e->m_completed_total);
+  s->failed = (uint64_t)cuzk_prom_value(e->m_failed_total);
+  s->cancelled = (uint64_t)cuzk_prom_value(e->m_cancelled_total);
   s->uptime_s = (uint64_t)(eng_now() - e->t_created);
   s->memory_used = e->mem_used + e->srs_bytes;
   s->memory_budget = e->mem_budget;

@@ -128,10 +128,9 @@ struct cuzk_engine {
   uint64_t next_watch;
 
   double t_created;
-  uint64_t completed[CUZK_NUM_PROOF_KINDS], failed[CUZK_NUM_PROOF_KINDS],
-      cancelled[CUZK_NUM_PROOF_KINDS];
   unsigned synth_active, prove_active;
-  /* metrics (metrics.c): updated as things happen; gauges refreshed when rendered */
+  /* metrics (metrics.c): updated as things happen, the one record of the counts; gauges
+   * refreshed when rendered */
   cuzk_prom_registry *prom;
   cuzk_prom_series *m_completed_total, *m_failed_total, *m_cancelled_total, *m_uptime,
       *m_queue_depth, *m_running, *m_workers, *m_mem_used, *m_mem_budget, *m_srs_bytes,

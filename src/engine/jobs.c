@@ -128,15 +128,12 @@ void eng_end(cuzk_engine *e, eng_job *j, cuzk_job_status status, const char *msg
   j->input = NULL;
   unsigned k = (unsigned)j->kind < CUZK_NUM_PROOF_KINDS ? (unsigned)j->kind : 0;
   if (status == CUZK_JOB_COMPLETED) {
-    e->completed[k]++;
     cuzk_prom_inc(e->m_completed_total);
     cuzk_prom_inc(e->m_completed[k]);
     cuzk_prom_observe(e->m_duration[k], now - j->t_submit);
   } else if (status == CUZK_JOB_CANCELLED) {
-    e->cancelled[k]++;
     cuzk_prom_inc(e->m_cancelled_total);
   } else {
-    e->failed[k]++;
     cuzk_prom_inc(e->m_failed_total);
     cuzk_prom_inc(e->m_failed[k]);
   }

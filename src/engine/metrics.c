@@ -181,12 +181,9 @@ char *cuzk_engine_status_json(cuzk_engine *e) {
   if (!b.p) return NULL;
   pthread_mutex_lock(&e->mu);
   double now = eng_now();
-  uint64_t done = 0, failed = 0, cancelled = 0;
-  for (int k = 0; k < CUZK_NUM_PROOF_KINDS; k++) {
-    done += e->completed[k];
-    failed += e->failed[k];
-    cancelled += e->cancelled[k];
-  }
+  uint64_t done = (uint64_t)cuzk_prom_value(e->m_completed_total),
+           failed = (uint64_t)cuzk_prom_value(e->m_failed_total),
+           cancelled = (uint64_t)cuzk_prom_value(e->m_cancelled_total);
   unsigned queued = 0;
   for (eng_job *j = e->active; j; j = j->anext)
     queued += j->state == JOB_QUEUED;

@@ -200,8 +200,7 @@ void *eng_synth_main(void *arg) {
     srs_set *s = j->srs;
     uint64_t measured = cuzk_cs_memory_bytes(cs) + 3 * 32 * (s->params->n_h + 1);
     if (!s->part_measured || measured > s->part_bytes) {
-      e->mem_used += measured - (bytes < measured ? bytes : measured);
-      if (bytes > measured) e->mem_used -= bytes - measured;
+      e->mem_used = e->mem_used - bytes + measured; /* bytes is part of mem_used */
       bytes = measured;
       s->part_bytes = measured;
       s->part_measured = true;

@@ -108,22 +108,29 @@ cuzk_porep_err cuzk_c2_setup_test_params(const cuzk_seal_proof *p, const char *d
   return CUZK_POREP_OK;
 }
 
-cuzk_porep_err cuzk_c2_params_load(const char *base, cuzk_pool *pool, cuzk_g16_params **params,
-                                   cuzk_g16_pvk **pvk, char *msg, size_t len) {
+cuzk_porep_err cuzk_c2_pvk_load(const char *base, cuzk_g16_pvk **pvk, char *msg, size_t len) {
   char path[4200];
-  *params = NULL;
   *pvk = NULL;
   snprintf(path, sizeof path, "%s.vk", base);
   cuzk_g16_vk *vk;
-  cuzk_g16_read_error re = {0, NULL, 0};
-  cuzk_g16_err e = cuzk_g16_vk_read_file(&vk, path, &re);
+  cuzk_g16_err e = cuzk_g16_vk_read_file(&vk, path, NULL);
   if (e) return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL, "%s: %s", path, cuzk_g16_strerror(e));
   e = cuzk_g16_pvk_prepare(pvk, vk);
   cuzk_g16_vk_free(vk);
   if (e) return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL, "%s: %s", path, cuzk_g16_strerror(e));
+  return CUZK_POREP_OK;
+}
+
+cuzk_porep_err cuzk_c2_params_load(const char *base, cuzk_pool *pool, cuzk_g16_params **params,
+                                   cuzk_g16_pvk **pvk, char *msg, size_t len) {
+  char path[4200];
+  *params = NULL;
+  cuzk_porep_err pe = cuzk_c2_pvk_load(base, pvk, msg, len);
+  if (pe) return pe;
+  cuzk_g16_read_error re = {0, NULL, 0};
   snprintf(path, sizeof path, "%s.params", base);
   cuzk_g16_read_opts ro = {false, pool, 0};
-  e = cuzk_g16_params_read_file(params, path, &ro, &re);
+  cuzk_g16_err e = cuzk_g16_params_read_file(params, path, &ro, &re);
   if (e) {
     cuzk_g16_pvk_free(*pvk);
     *pvk = NULL;

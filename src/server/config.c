@@ -252,24 +252,27 @@ static bool wrong_type(loader *L, const char *key, const char *expected, const c
                v->line);
 }
 
-static bool set_uint(const keydef *d, loader *L, const char *key, const cuzk_toml_value *v) {
+/* An integer within the key's [min, max] into *out; false after the error. */
+static bool int_in_range(const keydef *d, loader *L, const char *key, const cuzk_toml_value *v,
+                         uint64_t *out) {
   if (v->type != CUZK_TOML_INTEGER) return wrong_type(L, key, "an integer", v);
   if (v->u.integer < 0 || (uint64_t)v->u.integer < d->min || (uint64_t)v->u.integer > d->max)
     return failf(L, "%s: must be between %llu and %llu, got %lld (line %u)", key,
                  (unsigned long long)d->min, (unsigned long long)d->max, (long long)v->u.integer,
                  v->line);
-  *FIELD(unsigned) = (unsigned)v->u.integer;
+  *out = (uint64_t)v->u.integer;
+  return true;
+}
+
+static bool set_uint(const keydef *d, loader *L, const char *key, const cuzk_toml_value *v) {
+  uint64_t x = 0;
+  if (!int_in_range(d, L, key, v, &x)) return false;
+  *FIELD(unsigned) = (unsigned)x; /* the key's max fits an unsigned */
   return true;
 }
 
 static bool set_u64(const keydef *d, loader *L, const char *key, const cuzk_toml_value *v) {
-  if (v->type != CUZK_TOML_INTEGER) return wrong_type(L, key, "an integer", v);
-  if (v->u.integer < 0 || (uint64_t)v->u.integer < d->min || (uint64_t)v->u.integer > d->max)
-    return failf(L, "%s: must be between %llu and %llu, got %lld (line %u)", key,
-                 (unsigned long long)d->min, (unsigned long long)d->max, (long long)v->u.integer,
-                 v->line);
-  *FIELD(uint64_t) = (uint64_t)v->u.integer;
-  return true;
+  return int_in_range(d, L, key, v, FIELD(uint64_t));
 }
 
 static bool set_bool(const keydef *d, loader *L, const char *key, const cuzk_toml_value *v) {

@@ -122,19 +122,6 @@ static int load_c1(cuzk_c1 **c1, cuzk_c2_ctx *ctx, const char *path) {
   return -1;
 }
 
-/* The verifying key next to the parameters, prepared. */
-static int load_pvk(cuzk_g16_pvk **pvk, const char *base) {
-  char path[4200];
-  snprintf(path, sizeof path, "%s.vk", base);
-  cuzk_g16_vk *vk;
-  cuzk_g16_err e = cuzk_g16_vk_read_file(&vk, path, NULL);
-  if (e) return cli_fail(1, "%s: %s", path, cuzk_g16_strerror(e));
-  e = cuzk_g16_pvk_prepare(pvk, vk);
-  cuzk_g16_vk_free(vk);
-  if (e) return cli_fail(1, "%s: %s", path, cuzk_g16_strerror(e));
-  return -1;
-}
-
 int cmd_prove(int argc, char **argv) {
   static const char usage[] =
       "usage: cuzk-bench prove --c1 FILE --param-cache DIR [--partition N]\n"
@@ -255,7 +242,8 @@ int cmd_verify(int argc, char **argv) {
   if (!cuzk_c2_param_base(base, sizeof base, a.dir, ctx.proof))
     return cli_fail(1, "verify: path too long");
   cuzk_g16_pvk *pvk;
-  if ((rc = load_pvk(&pvk, base)) >= 0) return rc;
+  char msg[512];
+  if (cuzk_c2_pvk_load(base, &pvk, msg, sizeof msg)) return cli_fail(1, "verify: %s", msg);
   uint8_t *bytes;
   size_t len;
   if (!cli_read_file(a.proof_file, &bytes, &len))
