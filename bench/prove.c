@@ -201,7 +201,7 @@ int main(int argc, char **argv) {
           *vc = malloc(m * sizeof *vc);
   for (size_t i = 0; i < m; i++)
     bench_rand_fr(&seed, &sc[i]);
-  cuzk_msm_opts mo = {pool, 0, CUZK_MSM_AUTO, 0};
+  cuzk_msm_opts mo = {pool, 0, CUZK_MSM_AUTO, 0, NULL};
 
   printf("\n%-4s %8s %8s %8s %8s %8s %8s %8s %8s %8s | %8s %8s %6s\n", "run", "synth", "H-ntt",
          "msm-H", "msm-L", "msm-A", "msm-B1", "msm-B2", "assem", "total", "ntt-ref", "msmH-ref",

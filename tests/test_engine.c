@@ -3,17 +3,21 @@
  * parameters in PARAM_DIR (the ctest fixture makes them): bad requests end FAILED with a reason
  * naming the field and the engine goes on; an await times out; queued and running jobs cancel;
  * CRITICAL / NORMAL / LOW jobs are prepared in priority order whatever their submission order;
- * parameter sets preload and evict; missing parameters name the file; metrics and status count
+ * parameter sets preload and evict through the tiers (HOT -> WARM -> HOT from the mapping, a
+ * changed file read again, WARM -> COLD; no WARM tier when it is off or the file does not fit);
+ * missing parameters name the file; metrics and status count
  * what happened. Unless CUZK_TEST_ENGINE_FAST=1 (the sanitizer build sets it): two jobs with the
  * SAME request_id, one C1 as raw JSON and one in Curio's envelope, each get their own proof,
  * which verifies against its own C1 and not the other's.
  * usage: test_engine PARAM_DIR
  */
 #define _POSIX_C_SOURCE 200809L
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -100,9 +104,24 @@ static size_t prepared_at(const char *job) {
   return at;
 }
 
-static cuzk_engine *start(const char *dir, bool generate) {
+static bool log_has(const char *needle) {
+  pthread_mutex_lock(&log_mu);
+  bool yes = strstr(log_text, needle) != NULL;
+  pthread_mutex_unlock(&log_mu);
+  return yes;
+}
+
+static void log_clear(void) {
+  pthread_mutex_lock(&log_mu);
+  log_len = 0;
+  log_text[0] = 0;
+  pthread_mutex_unlock(&log_mu);
+}
+
+static cuzk_engine *start_warm(const char *dir, bool generate, uint64_t warm_budget) {
   cuzk_engine_config c;
   cuzk_engine_config_default(&c);
+  c.warm_budget = warm_budget;
   c.threads = 2;
   c.prove_queue = 4; /* synthesis runs ahead of the prover: the priority test needs no proof */
   c.param_cache = dir;
@@ -113,6 +132,10 @@ static cuzk_engine *start(const char *dir, bool generate) {
   char msg[256];
   CHECK_MSG(cuzk_engine_create(&e, &c, msg, sizeof msg) == CUZK_ENGINE_OK, "%s", msg);
   return e;
+}
+
+static cuzk_engine *start(const char *dir, bool generate) {
+  return start_warm(dir, generate, CUZK_ENGINE_WARM_AUTO);
 }
 
 static cuzk_job_result run(cuzk_engine *e, const cuzk_job_request *r) {
@@ -316,8 +339,84 @@ static void test_srs(cuzk_engine *e) {
         CUZK_ENGINE_ENOTFOUND);
   CHECK(strstr(msg, "unknown circuit id: wpost-32g") != NULL);
   char *js = cuzk_engine_status_json(e);
-  CHECK(js && strstr(js, "\"circuit_id\":\"porep-2k\",\"loaded\":false"));
+  CHECK(js && strstr(js, "\"circuit_id\":\"porep-2k\",\"loaded\":false,\"tier\":\"warm\""));
   free(js);
+}
+
+static uint64_t tier_of(cuzk_engine *e, int *tier) {
+  cuzk_engine_status st;
+  uint64_t bytes = 0;
+  *tier = -1;
+  if (cuzk_engine_get_status(e, &st) == CUZK_ENGINE_OK && st.n_srs) {
+    *tier = st.srs[0].tier; /* porep-2k */
+    bytes = st.srs[0].bytes;
+    cuzk_engine_status_free(&st);
+  }
+  return bytes;
+}
+
+/* The tiers with the default WARM budget (a quarter of memory: the 1.1 GB file fits). e has the
+ * set WARM on entry (test_srs evicted it) and leaves it WARM. */
+static void test_warm(cuzk_engine *e, const char *dir) {
+  char base[4200], path[4300], msg[256] = "";
+  const cuzk_seal_proof *p;
+  CHECK(cuzk_seal_proof_by_id(&p, 5) == CUZK_POREP_OK &&
+        cuzk_c2_param_base(base, sizeof base, dir, p));
+  snprintf(path, sizeof path, "%s.params", base);
+  struct stat fst;
+  CHECK(stat(path, &fst) == 0);
+  int tier;
+  uint64_t bytes = tier_of(e, &tier);
+  CHECK_MSG(tier == CUZK_SRS_WARM && bytes == (uint64_t)fst.st_size, "tier %d bytes %llu", tier,
+            (unsigned long long)bytes);
+  char *text = cuzk_engine_metrics_text(e);
+  char want[96];
+  snprintf(want, sizeof want, "cuzk_srs_warm_bytes %llu\n", (unsigned long long)fst.st_size);
+  CHECK(text && strstr(text, want));
+  free(text);
+
+  /* WARM -> HOT decodes the mapping */
+  bool already = true, was = false;
+  uint64_t ms = 0, freed = 0;
+  log_clear();
+  CHECK(cuzk_engine_preload(e, "porep-2k", &already, &ms, msg, sizeof msg) == CUZK_ENGINE_OK);
+  CHECK(!already && log_has("(from WARM: decoded from the mapped file)"));
+  CHECK(tier_of(e, &tier) > 1000000000u && tier == CUZK_SRS_HOT);
+
+  /* a file changed while WARM is read again (its mtime moved; put back afterwards) */
+  CHECK(cuzk_engine_evict(e, "porep-2k", &was, &freed) == CUZK_ENGINE_OK && was);
+  struct timespec moved[2] = {fst.st_atim, fst.st_mtim}, back[2] = {fst.st_atim, fst.st_mtim};
+  moved[1].tv_sec += 1;
+  CHECK(utimensat(AT_FDCWD, path, moved, 0) == 0);
+  log_clear();
+  CHECK(cuzk_engine_preload(e, "porep-2k", &already, &ms, msg, sizeof msg) == CUZK_ENGINE_OK);
+  CHECK(log_has("changed since it was kept WARM: reading it again"));
+  CHECK(!log_has("(from WARM"));
+  CHECK(utimensat(AT_FDCWD, path, back, 0) == 0);
+  CHECK(tier_of(e, &tier) > 1000000000u && tier == CUZK_SRS_HOT);
+
+  /* EvictSRS steps down one tier at a time */
+  CHECK(cuzk_engine_evict(e, "porep-2k", &was, &freed) == CUZK_ENGINE_OK && was && freed);
+  tier_of(e, &tier);
+  CHECK(tier == CUZK_SRS_WARM);
+  CHECK(cuzk_engine_evict(e, "porep-2k", &was, &freed) == CUZK_ENGINE_OK && !was && !freed);
+  CHECK(tier_of(e, &tier) == 0 && tier == CUZK_SRS_COLD);
+  CHECK(log_has("porep-2k: WARM mapping dropped"));
+  CHECK(cuzk_engine_preload(e, "porep-2k", &already, &ms, msg, sizeof msg) == CUZK_ENGINE_OK);
+  CHECK(cuzk_engine_evict(e, "porep-2k", &was, &freed) == CUZK_ENGINE_OK && was);
+  tier_of(e, &tier);
+  CHECK(tier == CUZK_SRS_WARM);
+
+  /* no WARM tier: off, or a budget the file does not fit */
+  uint64_t budgets[2] = {0, 1000};
+  for (int i = 0; i < 2; i++) {
+    cuzk_engine *c = start_warm(dir, false, budgets[i]);
+    if (!c) continue;
+    CHECK(cuzk_engine_preload(c, "porep-2k", &already, &ms, msg, sizeof msg) == CUZK_ENGINE_OK);
+    CHECK(cuzk_engine_evict(c, "porep-2k", &was, &freed) == CUZK_ENGINE_OK && was && freed);
+    CHECK(tier_of(c, &tier) == 0 && tier == CUZK_SRS_COLD);
+    cuzk_engine_destroy(c);
+  }
 }
 
 static void test_missing_params(const sector *s) {
@@ -352,6 +451,7 @@ int main(int argc, char **argv) {
   if (!e) return check_summary("test_engine");
   test_bad_requests(e, &a);
   test_srs(e);
+  test_warm(e, dir);
   test_order_cancel_timeout(e, &a);
   const char *fast = getenv("CUZK_TEST_ENGINE_FAST");
   if (!fast || strcmp(fast, "1")) test_two_proofs(e, dir, &a, &b);

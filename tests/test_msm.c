@@ -465,6 +465,49 @@ static void test_errors(void) {
   CHECK(cuzk_msm_strerror((cuzk_msm_err)99) != NULL);
 }
 
+/* A raised cancel flag: ECANCELLED and r untouched, for each method, thread count, group and the
+ * witness path; a flag that stays down changes nothing. */
+static void test_cancel(void) {
+  enum { N = 3000 };
+  uint64_t s = 8;
+  cuzk_g1_affine *b = malloc(N * sizeof *b);
+  cuzk_g2_affine *b2 = malloc(N * sizeof *b2);
+  cuzk_fr *k = malloc(N * sizeof *k);
+  g1_bases(&s, b, N);
+  g2_bases(&s, b2, N);
+  random_scalars(&s, k, N);
+  for (size_t i = 0; i < N; i += 3)
+    k[i] = cuzk_fr_one; /* some ones for the witness path */
+  _Atomic int up = 1, down = 0;
+  cuzk_g1 ref, r, sentinel;
+  cuzk_g1_from_affine(&sentinel, &b[7]);
+  CHECK(cuzk_g1_msm(&ref, b, k, N, NULL) == CUZK_MSM_OK);
+  for (int m = 0; m < 2; m++)
+    for (int t = 0; t < 2; t++) {
+      cuzk_msm_opts o = {
+          .pool = t ? pool2 : NULL, .method = m ? CUZK_MSM_XYZZ : CUZK_MSM_AFFINE, .cancel = &up};
+      r = sentinel;
+      CHECK(cuzk_g1_msm(&r, b, k, N, &o) == CUZK_MSM_ECANCELLED && cuzk_g1_eq(&r, &sentinel));
+      r = sentinel;
+      CHECK(cuzk_g1_msm_witness(&r, b, N, k, N, NULL, &o) == CUZK_MSM_ECANCELLED &&
+            cuzk_g1_eq(&r, &sentinel));
+      o.cancel = &down;
+      CHECK(cuzk_g1_msm(&r, b, k, N, &o) == CUZK_MSM_OK && cuzk_g1_eq(&r, &ref));
+      CHECK(cuzk_g1_msm_witness(&r, b, N, k, N, NULL, &o) == CUZK_MSM_OK && cuzk_g1_eq(&r, &ref));
+    }
+  cuzk_g2 r2, ref2;
+  cuzk_msm_opts o = {.pool = pool2, .cancel = &up};
+  CHECK(cuzk_g2_msm(&r2, b2, k, N, &o) == CUZK_MSM_ECANCELLED);
+  CHECK(cuzk_g2_msm_witness(&r2, b2, N, k, N, NULL, &o) == CUZK_MSM_ECANCELLED);
+  o.cancel = &down;
+  CHECK(cuzk_g2_msm(&ref2, b2, k, N, NULL) == CUZK_MSM_OK);
+  CHECK(cuzk_g2_msm_witness(&r2, b2, N, k, N, NULL, &o) == CUZK_MSM_OK && cuzk_g2_eq(&r2, &ref2));
+  CHECK(strcmp(cuzk_msm_strerror(CUZK_MSM_ECANCELLED), "cancelled") == 0);
+  free(b);
+  free(b2);
+  free(k);
+}
+
 int main(void) {
   if (cuzk_pool_create(&pool2, 2) != CUZK_POOL_OK) {
     fprintf(stderr, "cannot create a 2-thread pool\n");
@@ -477,6 +520,7 @@ int main(void) {
   test_witness_g1();
   test_witness_g2();
   test_errors();
+  test_cancel();
   cuzk_pool_destroy(pool2);
   return check_summary("test_msm");
 }

@@ -280,6 +280,13 @@ static void test_h(cuzk_pool *pool, unsigned maxk) {
     naive_h(ref, a, b, c, n, k);
     CHECK(cuzk_ntt_h(a, b, c, n, pool, 0) == CUZK_NTT_OK);
     CHECK_MSG(vec_eq(a, ref, n), "H chain n=2^%u differs from schoolbook", k);
+    /* the cancellable chain: the same with its flag down, ECANCELLED with it up */
+    _Atomic int down = 0, up = 1;
+    vec_rand(a, n), vec_rand(b, n), vec_rand(c, n);
+    naive_h(ref, a, b, c, n, k);
+    CHECK(cuzk_ntt_h_cancellable(a, b, c, n, pool, 0, &down) == CUZK_NTT_OK);
+    CHECK_MSG(vec_eq(a, ref, n), "cancellable H chain n=2^%u", k);
+    CHECK(cuzk_ntt_h_cancellable(a, b, c, n, pool, 0, &up) == CUZK_NTT_ECANCELLED);
 
     /* a satisfied system: c = a·b on the domain, so Z divides A·B - C and a[n-1] = 0 */
     vec_rand(a, n), vec_rand(b, n);
@@ -353,6 +360,7 @@ static void test_errors(void) {
   CHECK(cuzk_ntt_h_pointwise(v, v, v + 2, 2, NULL, 0) == CUZK_NTT_EINVAL);
   CHECK(cuzk_ntt_h(v, v, v, 1, NULL, 0) == CUZK_NTT_EINVAL);
   CHECK(cuzk_ntt_h(v, v + 1, v + 2, 3, NULL, 0) == CUZK_NTT_ESIZE);
+  CHECK(strcmp(cuzk_ntt_strerror(CUZK_NTT_ECANCELLED), "cancelled") == 0);
   CHECK(cuzk_ntt_root(NULL, 3) == CUZK_NTT_ENULL);
   CHECK(cuzk_ntt_root(&w, 33) == CUZK_NTT_EDOMAIN);
   CHECK(cuzk_ntt_prepare(28) == CUZK_NTT_ETOOBIG);

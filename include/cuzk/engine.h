@@ -93,6 +93,9 @@ typedef struct {
   unsigned prove_queue;        /* synthesized partitions waiting for a prove worker, at most */
   uint64_t memory_budget;      /* bytes for in-flight partitions; 0 = 3/4 of physical memory */
   uint64_t srs_budget;         /* bytes of loaded parameter sets; 0 = no limit but the memory */
+  uint64_t warm_budget;        /* bytes of .params files of evicted sets kept mapped (WARM tier:
+                                  reloaded without disk reads); 0 = no WARM tier,
+                                  CUZK_ENGINE_WARM_AUTO = a quarter of physical memory */
   const char *param_cache;     /* parameter directory (NULL: $FIL_PROOFS_PARAMETER_CACHE, then
                                   /var/tmp/filecoin-proof-parameters) */
   bool generate_test_params;   /* parameters of test sizes (<= 512 MiB) missing from param_cache:
@@ -108,6 +111,7 @@ typedef struct {
   void *log_user;
   cuzk_log_level log_level;
 } cuzk_engine_config;
+#define CUZK_ENGINE_WARM_AUTO UINT64_MAX
 void cuzk_engine_config_default(cuzk_engine_config *c);
 
 typedef struct cuzk_engine cuzk_engine;
@@ -155,20 +159,25 @@ cuzk_engine_err cuzk_engine_cancel(cuzk_engine *e, const char *job_id, bool *was
 
 /* ---- parameter sets ------------------------------------------------------------------------- */
 /* Circuit ids: "porep-2k", "porep-8m", "porep-512m", "porep-32g", "porep-64g" (spec §2.9 plus the
- * test sizes). Tier as SRSStatus.Tier: HOT (decoded in memory), COLD (on disk only). */
+ * test sizes). Tier as SRSStatus.Tier: HOT (decoded in memory), WARM (evicted from memory, its
+ * .params file kept mapped and in the page cache: loading it again decodes without disk reads),
+ * COLD (on disk only). */
 enum { CUZK_SRS_HOT = 0, CUZK_SRS_WARM = 1, CUZK_SRS_COLD = 2 };
 typedef struct {
   char circuit_id[24];
   int tier;
-  uint64_t bytes; /* in memory when HOT, the file size otherwise */
-  uint32_t refs;  /* jobs using it now */
+  uint64_t bytes;          /* decoded in memory when HOT, the mapped file when WARM, 0 when COLD */
+  uint64_t resident_bytes; /* WARM: how much of the file the page cache holds now */
+  uint32_t refs;           /* jobs using it now */
 } cuzk_srs_info;
 
 /* Loads a set now (already: it was loaded). ENOTFOUND for an unknown circuit id, EIO for a
  * missing or bad file (msg has the path). */
 cuzk_engine_err cuzk_engine_preload(cuzk_engine *e, const char *circuit_id, bool *already,
                                     uint64_t *load_ms, char *msg, size_t msg_len);
-/* Unloads a set no job is using (was_loaded false if it was not loaded or is in use). */
+/* Unloads a set no job is using: HOT -> WARM (or COLD when the WARM tier is off or too small),
+ * freed_bytes its decoded size; a WARM set goes COLD (was_loaded false, nothing freed in the
+ * process). was_loaded is false if it was not HOT or is in use. */
 cuzk_engine_err cuzk_engine_evict(cuzk_engine *e, const char *circuit_id, bool *was_loaded,
                                   uint64_t *freed_bytes);
 

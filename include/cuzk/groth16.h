@@ -38,8 +38,8 @@ typedef enum {
   CUZK_G16_EUNCONSTRAINED, /* generator: an aux variable occurs in no constraint */
   CUZK_G16_ESHAPE,         /* batch circuits differ in shape, or the domain exceeds 2^27 */
   CUZK_G16_ESYNTH,         /* the constraint system holds an error or is in the wrong mode */
-  CUZK_G16_EIDENTITY, /* delta_g1 or delta_g2 is the identity (bellperson UnexpectedIdentity) */
-  CUZK_G16_ERANDOM,   /* the OS random source failed */
+  CUZK_G16_EIDENTITY,  /* delta_g1 or delta_g2 is the identity (bellperson UnexpectedIdentity) */
+  CUZK_G16_ERANDOM,    /* the OS random source failed */
   CUZK_G16_ECANCELLED, /* the prover's cancel flag was set (cuzk_g16_prove_opts.cancel) */
 } cuzk_g16_err;
 
@@ -166,8 +166,9 @@ typedef struct {
   /* Fixed randomizers, one r and one s per circuit (tests, differential checks); NULL: drawn
    * from the OS CSPRNG (getrandom). */
   const cuzk_fr *r, *s;
-  /* Cooperative cancellation (NULL: none): checked between stages (H, each MSM); once nonzero
-   * the prover stops there with ECANCELLED. */
+  /* Cooperative cancellation (NULL: none): checked between stages (H, each MSM) and inside
+   * the MSMs every CUZK_MSM_CANCEL_POINTS points per worker; once nonzero the prover stops
+   * there with ECANCELLED. */
   const _Atomic int *cancel;
 } cuzk_g16_prove_opts;
 

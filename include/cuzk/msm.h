@@ -29,6 +29,7 @@ typedef enum {
   CUZK_MSM_OK = 0,
   CUZK_MSM_EINVAL, /* NULL pointer with n > 0, bad option, or fewer bases than the density has */
   CUZK_MSM_ENOMEM, /* scratch allocation failed */
+  CUZK_MSM_ECANCELLED, /* opts->cancel was raised; r is not written */
 } cuzk_msm_err;
 
 const char *cuzk_msm_strerror(cuzk_msm_err e);
@@ -48,7 +49,13 @@ typedef struct {
   unsigned max_workers;   /* this call's share of the pool; 0 = all its threads */
   cuzk_msm_method method; /* AUTO unless measuring */
   unsigned window;        /* Pippenger window bits, 1..CUZK_MSM_MAX_WINDOW; 0 = chosen from n */
+  /* NULL, or a flag another thread may raise: the call then stops within about
+   * CUZK_MSM_CANCEL_POINTS points per worker and returns CUZK_MSM_ECANCELLED (a caller that
+   * gave up on the result needs not wait for an MSM of millions of points). */
+  const _Atomic int *cancel;
 } cuzk_msm_opts;
+
+#define CUZK_MSM_CANCEL_POINTS 65536
 
 /* opts may be NULL (single-threaded, automatic choices). r is set to infinity for n = 0. */
 cuzk_msm_err cuzk_g1_msm(cuzk_g1 *r, const cuzk_g1_affine *bases, const cuzk_fr *scalars, size_t n,

@@ -38,12 +38,13 @@ extern "C" {
 
 typedef enum {
   CUZK_NTT_OK = 0,
-  CUZK_NTT_ENULL,   /* a required pointer is NULL */
-  CUZK_NTT_ESIZE,   /* size is zero or not a power of two */
-  CUZK_NTT_ETOOBIG, /* log2 size above CUZK_NTT_MAX_LG */
-  CUZK_NTT_EDOMAIN, /* log2 size above 32, the 2-adicity of Fr: no such root of unity */
-  CUZK_NTT_EINVAL,  /* bad enum value */
-  CUZK_NTT_ENOMEM   /* twiddle or scratch allocation failed */
+  CUZK_NTT_ENULL,     /* a required pointer is NULL */
+  CUZK_NTT_ESIZE,     /* size is zero or not a power of two */
+  CUZK_NTT_ETOOBIG,   /* log2 size above CUZK_NTT_MAX_LG */
+  CUZK_NTT_EDOMAIN,   /* log2 size above 32, the 2-adicity of Fr: no such root of unity */
+  CUZK_NTT_EINVAL,    /* bad enum value */
+  CUZK_NTT_ENOMEM,    /* twiddle or scratch allocation failed */
+  CUZK_NTT_ECANCELLED /* cuzk_ntt_h_cancellable: the flag was raised (the vectors are garbage) */
 } cuzk_ntt_err;
 
 const char *cuzk_ntt_strerror(cuzk_ntt_err e);
@@ -86,6 +87,10 @@ cuzk_ntt_err cuzk_ntt_h_pointwise(cuzk_fr *a, const cuzk_fr *b, const cuzk_fr *c
  * (natural order, zero-padded to n); on return a[0 .. n-2] holds the coefficients of
  * h = (A·B - C) / (x^n - 1), identical to bellperson's, and a[n-1] the coefficient of x^(n-1)
  * (zero when A·B - C vanishes on the domain). b and c are used as scratch; a, b, c distinct. */
+/* The same, stopping between its seven transforms once *cancel (may be NULL) is nonzero: the
+ * chain takes seconds to a minute at PoRep sizes. */
+cuzk_ntt_err cuzk_ntt_h_cancellable(cuzk_fr *a, cuzk_fr *b, cuzk_fr *c, size_t n, cuzk_pool *pool,
+                                    unsigned max_workers, const _Atomic int *cancel);
 cuzk_ntt_err cuzk_ntt_h(cuzk_fr *a, cuzk_fr *b, cuzk_fr *c, size_t n, cuzk_pool *pool,
                         unsigned max_workers);
 

@@ -42,6 +42,7 @@ void cuzk_engine_config_default(cuzk_engine_config *c) {
   c->batch_wait_ms = 0;
   c->result_ttl_s = 3600;
   c->verify_proofs = true;
+  c->warm_budget = CUZK_ENGINE_WARM_AUTO;
   c->log_level = CUZK_LOG_INFO;
 }
 
@@ -132,6 +133,7 @@ cuzk_engine_err cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *
   long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
   uint64_t phys = pages > 0 && psize > 0 ? (uint64_t)pages * (uint64_t)psize : UINT64_C(8) << 30;
   e->mem_budget = cfg->memory_budget ? cfg->memory_budget : phys / 4 * 3;
+  e->warm_budget = cfg->warm_budget == CUZK_ENGINE_WARM_AUTO ? phys / 4 : cfg->warm_budget;
   unsigned threads = cfg->threads;
   if (!threads) {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -391,8 +393,9 @@ cuzk_engine_err cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *s) {
     const srs_set *x = &e->srs[i];
     cuzk_srs_info *o = &s->srs[s->n_srs++];
     snprintf(o->circuit_id, sizeof o->circuit_id, "%s", x->id);
-    o->tier = x->params ? CUZK_SRS_HOT : CUZK_SRS_COLD;
-    o->bytes = x->bytes;
+    o->tier = eng_srs_tier(x);
+    o->bytes = x->params ? x->bytes : x->warm.len;
+    o->resident_bytes = cuzk_file_map_resident(&x->warm);
     o->refs = x->refs;
   }
   for (eng_job *j = e->active; j; j = j->anext) {

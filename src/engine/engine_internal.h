@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "cuzk/engine.h"
+#include "cuzk/file_map.h"
 #include "cuzk/groth16.h"
 #include "cuzk/pool.h"
 #include "cuzk/prom.h"
@@ -26,7 +27,10 @@ typedef enum { JOB_QUEUED, JOB_PREPARING, JOB_RUNNING, JOB_FINISHING, JOB_ENDED 
 
 typedef struct eng_job eng_job;
 
-/* One parameter set (a circuit): loaded once, shared by reference count. */
+/* One parameter set (a circuit): loaded once, shared by reference count. Tiers: HOT (params
+ * decoded in memory), WARM (not decoded, its .params file kept mapped and read into the page cache:
+ * loading it again decodes without reading the disk), COLD (neither). pvk stays while HOT or
+ * WARM. */
 typedef struct {
   char id[24];                  /* "porep-2k" ... */
   const cuzk_seal_proof *proof; /* the V1_1 proof of its sector size (all variants share it) */
@@ -34,11 +38,14 @@ typedef struct {
   char test_base[4096];         /* the same in test_params_dir (generated TEST parameters) */
   cuzk_g16_params *params;      /* NULL unless loaded */
   cuzk_g16_pvk *pvk;
-  uint64_t bytes;      /* in memory while loaded */
-  unsigned refs;       /* jobs holding it */
-  bool loading;        /* one thread loads; the others wait on srs_cv */
-  double last_used;    /* LRU */
-  uint64_t part_bytes; /* admission cost of one partition: estimated, then measured */
+  const char *loaded_base; /* base or test_base: the files params/pvk came from */
+  cuzk_file_map warm;      /* mapped while WARM */
+  double warm_since;       /* LRU among WARM sets */
+  uint64_t bytes;          /* in memory while loaded */
+  unsigned refs;           /* jobs holding it */
+  bool loading;            /* one thread loads; the others wait on srs_cv */
+  double last_used;        /* LRU */
+  uint64_t part_bytes;     /* admission cost of one partition: estimated, then measured */
   bool part_measured;
 } srs_set;
 #define ENG_NUM_SRS 5
@@ -123,6 +130,7 @@ struct cuzk_engine {
   uint64_t mem_used, mem_budget;
   srs_set srs[ENG_NUM_SRS];
   uint64_t srs_bytes;
+  uint64_t warm_bytes, warm_budget; /* file bytes of WARM sets; 0 budget: no WARM tier */
 
   watch *watches;
   uint64_t next_watch;
@@ -134,7 +142,7 @@ struct cuzk_engine {
   cuzk_prom_registry *prom;
   cuzk_prom_series *m_completed_total, *m_failed_total, *m_cancelled_total, *m_uptime,
       *m_queue_depth, *m_running, *m_workers, *m_mem_used, *m_mem_budget, *m_srs_bytes,
-      *m_prove_queue, *m_synth_active, *m_prove_active;
+      *m_warm_bytes, *m_prove_queue, *m_synth_active, *m_prove_active;
   cuzk_prom_series *m_completed[CUZK_NUM_PROOF_KINDS], *m_failed[CUZK_NUM_PROOF_KINDS],
       *m_duration[CUZK_NUM_PROOF_KINDS];
   cuzk_prom_series *m_stage[ENG_NUM_STAGES];
@@ -165,6 +173,7 @@ srs_set *eng_srs_by_id(cuzk_engine *e, const char *id);
 bool eng_srs_acquire(cuzk_engine *e, srs_set *s, double *load_s, char *msg, size_t len);
 void eng_srs_release(cuzk_engine *e, srs_set *s); /* locked */
 void eng_srs_evict_over_budget(cuzk_engine *e);   /* locked */
+int eng_srs_tier(const srs_set *s);               /* locked: CUZK_SRS_HOT/WARM/COLD */
 void eng_srs_free_all(cuzk_engine *e);
 
 /* ---- porep_job.c ------------------------------------------------------------------------------

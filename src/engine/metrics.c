@@ -11,6 +11,7 @@
 static const double duration_buckets[] = {0.1, 0.5, 1, 2.5, 5, 10, 20, 30, 60, 120, 300, 600, 1800};
 static const double stage_buckets[] = {0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1,
                                        2.5,   5,    10,   30,  60,   300};
+static const char *const tier_names[3] = {"hot", "warm", "cold"};
 static const char *const stage_names[ENG_NUM_STAGES] = {"queue", "srs_load", "synthesis", "prove",
                                                         "verify"};
 #define NB(a) (sizeof a / sizeof a[0])
@@ -91,6 +92,8 @@ bool eng_metrics_init(cuzk_engine *e) {
                           "Memory budget for in-flight partitions", &ok);
   e->m_srs_bytes =
       plain(e, CUZK_PROM_GAUGE, "cuzk_srs_loaded_bytes", "Bytes of loaded parameter sets", &ok);
+  e->m_warm_bytes = plain(e, CUZK_PROM_GAUGE, "cuzk_srs_warm_bytes",
+                          "Bytes of parameter files kept mapped after eviction (WARM tier)", &ok);
   e->f_srs_loaded = family(e, CUZK_PROM_GAUGE, "cuzk_srs_loaded",
                            "1 if the parameter set is loaded", "circuit_id", NULL, 0, &ok);
   for (unsigned i = 0; i < ENG_NUM_SRS; i++)
@@ -120,6 +123,7 @@ char *cuzk_engine_metrics_text(cuzk_engine *e) {
   cuzk_prom_set(e->m_mem_used, (double)e->mem_used);
   cuzk_prom_set(e->m_mem_budget, (double)e->mem_budget);
   cuzk_prom_set(e->m_srs_bytes, (double)e->srs_bytes);
+  cuzk_prom_set(e->m_warm_bytes, (double)e->warm_bytes);
   for (unsigned i = 0; i < ENG_NUM_SRS; i++) {
     const char *v[1] = {e->srs[i].id};
     cuzk_prom_set(cuzk_prom_series_get(e->f_srs_loaded, v), e->srs[i].params ? 1 : 0);
@@ -188,9 +192,12 @@ char *cuzk_engine_status_json(cuzk_engine *e) {
   for (eng_job *j = e->active; j; j = j->anext)
     queued += j->state == JOB_QUEUED;
   put(&b, "{\"uptime_secs\":%llu,", (unsigned long long)(now - e->t_created));
-  put(&b, "\"memory\":{\"budget_bytes\":%llu,\"used_bytes\":%llu,\"srs_bytes\":%llu},",
+  put(&b,
+      "\"memory\":{\"budget_bytes\":%llu,\"used_bytes\":%llu,\"srs_bytes\":%llu,"
+      "\"warm_bytes\":%llu,\"warm_budget_bytes\":%llu},",
       (unsigned long long)e->mem_budget, (unsigned long long)e->mem_used,
-      (unsigned long long)e->srs_bytes);
+      (unsigned long long)e->srs_bytes, (unsigned long long)e->warm_bytes,
+      (unsigned long long)e->warm_budget);
   put(&b, "\"synthesis\":{\"workers\":%u,\"active\":%u},", e->n_synth, e->synth_active);
   put(&b, "\"prove\":{\"workers\":%u,\"active\":%u,\"queued_partitions\":%u},", e->n_prove,
       e->prove_active, e->pq_len);
@@ -209,9 +216,12 @@ char *cuzk_engine_status_json(cuzk_engine *e) {
   for (unsigned i = 0; i < ENG_NUM_SRS; i++) {
     const srs_set *s = &e->srs[i];
     put(&b,
-        "%s{\"circuit_id\":\"%s\",\"loaded\":%s,\"bytes\":%llu,\"refs\":%u,"
+        "%s{\"circuit_id\":\"%s\",\"loaded\":%s,\"tier\":\"%s\",\"bytes\":%llu,"
+        "\"warm_file_bytes\":%llu,\"warm_resident_bytes\":%llu,\"refs\":%u,"
         "\"partition_bytes\":%llu,\"partition_bytes_measured\":%s}",
-        i ? "," : "", s->id, s->params ? "true" : "false", (unsigned long long)s->bytes, s->refs,
+        i ? "," : "", s->id, s->params ? "true" : "false", tier_names[eng_srs_tier(s)],
+        (unsigned long long)s->bytes, (unsigned long long)s->warm.len,
+        (unsigned long long)cuzk_file_map_resident(&s->warm), s->refs,
         (unsigned long long)s->part_bytes, s->part_measured ? "true" : "false");
   }
   put(&b,

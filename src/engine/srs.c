@@ -1,7 +1,9 @@
 /* The SRS manager: one parameter set per PoRep sector size, loaded on first use (or PreloadSRS),
  * shared by reference count, evicted least recently used among the unreferenced ones when the
- * loaded sets exceed the byte budget. Missing files of test sizes may be generated (TEST
- * parameters) when the configuration allows it. */
+ * loaded sets exceed the byte budget. An evicted set goes WARM when its file fits the WARM budget:
+ * the .params file stays mapped and is read into the page cache, so loading it again only decodes
+ * (no disk read); the least recently demoted WARM sets go COLD when the budget is exceeded. Missing
+ * files of test sizes may be generated (TEST parameters) when the configuration allows it. */
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -54,9 +56,10 @@ static bool file_ok(const char *base, const char *ext) {
   return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* unlocked: loads s's files into params/pvk (generating test parameters first if allowed) */
+/* unlocked: loads s's files into params/pvk (generating test parameters first if allowed);
+ * *used is the base the files were found under */
 static bool load(cuzk_engine *e, srs_set *s, cuzk_g16_params **params, cuzk_g16_pvk **pvk,
-                 char *msg, size_t len) {
+                 const char **used, char *msg, size_t len) {
   if (!s->base[0]) {
     snprintf(msg, len, "%s: parameter path too long", s->id);
     return false;
@@ -78,7 +81,23 @@ static bool load(cuzk_engine *e, srs_set *s, cuzk_g16_params **params, cuzk_g16_
       eng_log(e, CUZK_LOG_INFO, NULL, "%s: TEST parameters generated in %.1f s", s->id, gen_s);
     }
   }
+  *used = base;
   return cuzk_c2_params_load(base, e->pool, params, pvk, msg, len) == CUZK_POREP_OK;
+}
+
+/* unlocked: decodes a WARM set's mapping (consumed); false with *stale if the file changed since
+ * it was mapped (the caller loads it afresh) */
+static bool load_warm(cuzk_engine *e, srs_set *s, cuzk_file_map *m, const char *base,
+                      cuzk_g16_params **params, bool *stale, char *msg, size_t len) {
+  char path[4200];
+  snprintf(path, sizeof path, "%s.params", base);
+  *stale = !cuzk_file_map_current(m, path);
+  bool ok = !*stale && cuzk_c2_params_decode(m, path, e->pool, params, msg, len) == CUZK_POREP_OK;
+  cuzk_file_map_close(m);
+  if (*stale)
+    eng_log(e, CUZK_LOG_WARN, NULL, "%s: %s changed since it was kept WARM: reading it again",
+            s->id, path);
+  return ok;
 }
 
 bool eng_srs_acquire(cuzk_engine *e, srs_set *s, double *load_s, char *msg, size_t len) {
@@ -93,12 +112,27 @@ bool eng_srs_acquire(cuzk_engine *e, srs_set *s, double *load_s, char *msg, size
     return true;
   }
   s->loading = true;
+  /* a WARM set's mapping and key pass to this thread while it loads */
+  cuzk_file_map warm = s->warm;
+  cuzk_g16_pvk *pvk = NULL;
+  const char *used = s->loaded_base;
+  if (warm.data) {
+    e->warm_bytes -= warm.len;
+    memset(&s->warm, 0, sizeof s->warm);
+    pvk = s->pvk;
+    s->pvk = NULL;
+  }
   pthread_mutex_unlock(&e->mu);
 
   double t0 = eng_now();
   cuzk_g16_params *params = NULL;
-  cuzk_g16_pvk *pvk = NULL;
-  bool ok = load(e, s, &params, &pvk, msg, len);
+  bool stale = false, from_warm = warm.data != NULL;
+  bool ok = from_warm && load_warm(e, s, &warm, used, &params, &stale, msg, len);
+  if (from_warm && !ok) {
+    cuzk_g16_pvk_free(pvk);
+    pvk = NULL;
+  }
+  if (!from_warm || stale) ok = load(e, s, &params, &pvk, &used, msg, len);
   *load_s = eng_now() - t0;
 
   pthread_mutex_lock(&e->mu);
@@ -106,14 +140,16 @@ bool eng_srs_acquire(cuzk_engine *e, srs_set *s, double *load_s, char *msg, size
   if (ok) {
     s->params = params;
     s->pvk = pvk;
+    s->loaded_base = used;
     s->bytes = cuzk_g16_params_size(params);
     e->srs_bytes += s->bytes;
     s->refs++;
     s->last_used = eng_now();
     if (!s->part_measured) s->part_bytes = estimate_part_bytes(params);
     eng_stage(e, ST_SRS_LOAD, *load_s);
-    eng_log(e, CUZK_LOG_INFO, NULL, "%s: loaded %.1f MiB in %.2f s", s->id,
-            (double)s->bytes / 1048576.0, *load_s);
+    eng_log(e, CUZK_LOG_INFO, NULL, "%s: loaded %.1f MiB in %.2f s%s", s->id,
+            (double)s->bytes / 1048576.0, *load_s,
+            from_warm && !stale ? " (from WARM: decoded from the mapped file)" : "");
     eng_srs_evict_over_budget(e);
   }
   pthread_cond_broadcast(&e->srs_cv);
@@ -121,14 +157,58 @@ bool eng_srs_acquire(cuzk_engine *e, srs_set *s, double *load_s, char *msg, size
   return ok;
 }
 
-static void unload(cuzk_engine *e, srs_set *s) {
-  eng_log(e, CUZK_LOG_INFO, NULL, "%s: evicted (%.1f MiB)", s->id, (double)s->bytes / 1048576.0);
-  cuzk_g16_params_free(s->params);
+int eng_srs_tier(const srs_set *s) {
+  return s->params ? CUZK_SRS_HOT : s->warm.data ? CUZK_SRS_WARM : CUZK_SRS_COLD;
+}
+
+/* locked: WARM -> COLD */
+static void cool(cuzk_engine *e, srs_set *s) {
+  eng_log(e, CUZK_LOG_INFO, NULL, "%s: WARM mapping dropped (%.1f MiB file): COLD", s->id,
+          (double)s->warm.len / 1048576.0);
+  e->warm_bytes -= s->warm.len;
+  cuzk_file_map_close(&s->warm);
   cuzk_g16_pvk_free(s->pvk);
-  s->params = NULL;
   s->pvk = NULL;
+}
+
+/* locked: the least recently demoted WARM sets go COLD while the WARM files exceed the budget */
+static void cool_over_budget(cuzk_engine *e) {
+  while (e->warm_bytes > e->warm_budget) {
+    srs_set *lru = NULL;
+    for (unsigned i = 0; i < ENG_NUM_SRS; i++) {
+      srs_set *s = &e->srs[i];
+      if (s->warm.data && (!lru || s->warm_since < lru->warm_since)) lru = s;
+    }
+    if (!lru) return;
+    cool(e, lru);
+  }
+}
+
+/* locked: HOT -> WARM if its file fits the WARM budget, else COLD. Mapping the file and asking
+ * for readahead are quick system calls; the reading happens in the background. */
+static void unload(cuzk_engine *e, srs_set *s) {
+  cuzk_g16_params_free(s->params);
+  s->params = NULL;
   e->srs_bytes -= s->bytes;
+  double mib = (double)s->bytes / 1048576.0;
   s->bytes = 0;
+  char path[4200];
+  snprintf(path, sizeof path, "%s.params", s->loaded_base ? s->loaded_base : s->base);
+  if (e->warm_budget && cuzk_file_map_open(&s->warm, path)) {
+    if (s->warm.data && s->warm.len <= e->warm_budget) {
+      cuzk_file_map_willneed(&s->warm);
+      s->warm_since = eng_now();
+      e->warm_bytes += s->warm.len;
+      eng_log(e, CUZK_LOG_INFO, NULL, "%s: evicted from memory (%.1f MiB): WARM (file mapped)",
+              s->id, mib);
+      cool_over_budget(e);
+      return;
+    }
+    cuzk_file_map_close(&s->warm);
+  }
+  cuzk_g16_pvk_free(s->pvk);
+  s->pvk = NULL;
+  eng_log(e, CUZK_LOG_INFO, NULL, "%s: evicted (%.1f MiB): COLD", s->id, mib);
 }
 
 void eng_srs_release(cuzk_engine *e, srs_set *s) {
@@ -150,8 +230,11 @@ void eng_srs_evict_over_budget(cuzk_engine *e) {
 }
 
 void eng_srs_free_all(cuzk_engine *e) {
-  for (unsigned i = 0; i < ENG_NUM_SRS; i++)
+  e->warm_budget = 0; /* nothing goes WARM on the way out */
+  for (unsigned i = 0; i < ENG_NUM_SRS; i++) {
     if (e->srs[i].params) unload(e, &e->srs[i]);
+    if (e->srs[i].warm.data) cool(e, &e->srs[i]);
+  }
 }
 
 cuzk_engine_err cuzk_engine_preload(cuzk_engine *e, const char *circuit_id, bool *already,
@@ -183,7 +266,10 @@ cuzk_engine_err cuzk_engine_evict(cuzk_engine *e, const char *circuit_id, bool *
   pthread_mutex_lock(&e->mu);
   bool ok = s->params && !s->refs && !s->loading;
   uint64_t bytes = ok ? s->bytes : 0;
-  if (ok) unload(e, s);
+  if (ok)
+    unload(e, s); /* HOT -> WARM or COLD */
+  else if (s->warm.data && !s->loading)
+    cool(e, s); /* WARM -> COLD: no process memory freed */
   pthread_mutex_unlock(&e->mu);
   if (was_loaded) *was_loaded = ok;
   if (freed) *freed = bytes;

@@ -20,17 +20,17 @@
  *    of two (|h| = m - 1), and n_b2 != n_b1 (b_g1 and b_g2 list the same variables). These checks
  *    are stricter than bellperson's reader, which accepts any count.
  */
-#define _GNU_SOURCE /* mkstemp, fchmod, MADV_SEQUENTIAL */
+#define _GNU_SOURCE /* mkstemp, fchmod */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cuzk/file_map.h"
 #include "cuzk/pool.h"
 #include "groth16/g16_internal.h"
 
@@ -252,57 +252,25 @@ cuzk_g16_err cuzk_g16_params_read(cuzk_g16_params **out, const uint8_t *buf, siz
 
 /* ---- files ------------------------------------------------------------------------------------
  */
-/* Maps path read-only (MAP_PRIVATE); an empty file gives an empty mapping (NULL, 0). */
-static cuzk_g16_err map_file(const char *path, const uint8_t **buf, size_t *len) {
-  *buf = NULL;
-  *len = 0;
-  if (!path) return CUZK_G16_EINVAL;
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return CUZK_G16_EIO;
-  struct stat st;
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    close(fd);
-    return CUZK_G16_EIO;
-  }
-  if (st.st_size == 0) {
-    close(fd);
-    return CUZK_G16_OK;
-  }
-  void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-  close(fd);
-  if (m == MAP_FAILED) return CUZK_G16_EIO;
-  madvise(m, (size_t)st.st_size, MADV_SEQUENTIAL);
-  *buf = m;
-  *len = (size_t)st.st_size;
-  return CUZK_G16_OK;
-}
-
-static void unmap_file(const uint8_t *buf, size_t len) {
-  if (buf) munmap((void *)(uintptr_t)buf, len);
-}
-
 cuzk_g16_err cuzk_g16_params_read_file(cuzk_g16_params **out, const char *path,
                                        const cuzk_g16_read_opts *opts, cuzk_g16_read_error *err) {
   if (!out) return CUZK_G16_EINVAL;
   *out = NULL;
-  const uint8_t *buf;
-  size_t len;
-  cuzk_g16_err e = map_file(path, &buf, &len);
-  if (e != CUZK_G16_OK) return e;
-  e = cuzk_g16_params_read(out, buf, len, opts, err);
-  unmap_file(buf, len);
+  cuzk_file_map m;
+  if (!cuzk_file_map_open(&m, path)) return path ? CUZK_G16_EIO : CUZK_G16_EINVAL;
+  cuzk_file_map_sequential(&m);
+  cuzk_g16_err e = cuzk_g16_params_read(out, m.data, m.len, opts, err);
+  cuzk_file_map_close(&m);
   return e;
 }
 
 cuzk_g16_err cuzk_g16_vk_read_file(cuzk_g16_vk **out, const char *path, cuzk_g16_read_error *err) {
   if (!out) return CUZK_G16_EINVAL;
   *out = NULL;
-  const uint8_t *buf;
-  size_t len;
-  cuzk_g16_err e = map_file(path, &buf, &len);
-  if (e != CUZK_G16_OK) return e;
-  e = cuzk_g16_vk_read(out, buf, len, err);
-  unmap_file(buf, len);
+  cuzk_file_map m;
+  if (!cuzk_file_map_open(&m, path)) return path ? CUZK_G16_EIO : CUZK_G16_EINVAL;
+  cuzk_g16_err e = cuzk_g16_vk_read(out, m.data, m.len, err);
+  cuzk_file_map_close(&m);
   return e;
 }
 

@@ -48,7 +48,13 @@ static void shape_get(prove_shape *s, const cuzk_cs_result *r) {
 }
 
 static cuzk_g16_err msm_err(cuzk_msm_err e) {
-  return e == CUZK_MSM_OK ? CUZK_G16_OK : e == CUZK_MSM_ENOMEM ? CUZK_G16_ENOMEM : CUZK_G16_EINVAL;
+  switch (e) {
+  case CUZK_MSM_OK: return CUZK_G16_OK;
+  case CUZK_MSM_ENOMEM: return CUZK_G16_ENOMEM;
+  case CUZK_MSM_ECANCELLED: return CUZK_G16_ECANCELLED;
+  case CUZK_MSM_EINVAL: break;
+  }
+  return CUZK_G16_EINVAL;
 }
 
 /* One circuit: H and the MSMs into the accumulators, then the assembly into *proof. */
@@ -67,8 +73,10 @@ static cuzk_g16_err prove_one(cuzk_g16_proof *proof, const cuzk_cs_result *w, si
     memcpy(bufs[k], abc[k], w->num_constraints * sizeof(cuzk_fr));
     memset(bufs[k] + w->num_constraints, 0, (m - w->num_constraints) * sizeof(cuzk_fr));
   }
-  if (cuzk_ntt_h(bufs[0], bufs[1], bufs[2], m, mo->pool, mo->max_workers) != CUZK_NTT_OK)
-    return CUZK_G16_ENOMEM;
+  cuzk_ntt_err ne =
+      cuzk_ntt_h_cancellable(bufs[0], bufs[1], bufs[2], m, mo->pool, mo->max_workers, cancel);
+  if (ne == CUZK_NTT_ECANCELLED) return CUZK_G16_ECANCELLED;
+  if (ne != CUZK_NTT_OK) return CUZK_G16_ENOMEM;
   double t1 = now_s();
   t->h_s += t1 - t0;
   STAGE_END;
@@ -189,7 +197,9 @@ cuzk_g16_err cuzk_g16_prove(cuzk_g16_proof *proofs, cuzk_cs *const *cs, size_t n
   cuzk_g16_err e = CUZK_G16_OK;
   for (int k = 0; k < 3 && !e; k++)
     if (!(bufs[k] = cuzk_buffer_get(m * sizeof(cuzk_fr)))) e = CUZK_G16_ENOMEM;
-  cuzk_msm_opts mo = {opts ? opts->pool : NULL, opts ? opts->max_workers : 0, CUZK_MSM_AUTO, 0};
+  /* the cancel flag reaches into the MSMs: the H MSM alone takes seconds */
+  cuzk_msm_opts mo = {opts ? opts->pool : NULL, opts ? opts->max_workers : 0, CUZK_MSM_AUTO, 0,
+                      opts ? opts->cancel : NULL};
   for (size_t i = 0; i < n && !e; i++) {
     cuzk_fr r, s;
     if (opts && opts->r && opts->s) {

@@ -10,6 +10,7 @@ const char *cuzk_ntt_strerror(cuzk_ntt_err e) {
   case CUZK_NTT_EDOMAIN: return "NTT size above 2^32: Fr has no root of unity of that order";
   case CUZK_NTT_EINVAL: return "invalid argument (transform kind, order, or aliasing)";
   case CUZK_NTT_ENOMEM: return "out of memory (twiddle table or scratch)";
+  case CUZK_NTT_ECANCELLED: return "cancelled";
   }
   return "unknown NTT error";
 }

@@ -11,6 +11,9 @@
  *   a <- bitrev(a)
  * Field arithmetic is exact, so the result equals bellperson's entry for entry.
  */
+#include <stdatomic.h>
+#include <stdbool.h>
+
 #include "ntt/fr_bfly.h"
 #include "ntt/ntt_internal.h"
 
@@ -61,8 +64,17 @@ cuzk_ntt_err cuzk_ntt_h_pointwise(cuzk_fr *a, const cuzk_fr *b, const cuzk_fr *c
   return CUZK_NTT_OK;
 }
 
+static bool cancelled(const _Atomic int *flag) {
+  return flag && atomic_load_explicit(flag, memory_order_relaxed);
+}
+
 cuzk_ntt_err cuzk_ntt_h(cuzk_fr *a, cuzk_fr *b, cuzk_fr *c, size_t n, cuzk_pool *pool,
                         unsigned max_workers) {
+  return cuzk_ntt_h_cancellable(a, b, c, n, pool, max_workers, NULL);
+}
+
+cuzk_ntt_err cuzk_ntt_h_cancellable(cuzk_fr *a, cuzk_fr *b, cuzk_fr *c, size_t n, cuzk_pool *pool,
+                                    unsigned max_workers, const _Atomic int *cancel) {
   if (!a || !b || !c) return CUZK_NTT_ENULL;
   unsigned k;
   cuzk_ntt_err err = ntt_check_size(n, &k);
@@ -80,8 +92,12 @@ cuzk_ntt_err cuzk_ntt_h(cuzk_fr *a, cuzk_fr *b, cuzk_fr *c, size_t n, cuzk_pool 
     ntt_job inv = {.x = vec[i], .k = k, .inverse = true, .pool = pool, .max_workers = max_workers};
     inv.post = (ntt_scale){NTT_SCALE_REV, ninv, CUZK_FR_GENERATOR};
     ntt_job fwd = {.x = vec[i], .k = k, .dit = true, .pool = pool, .max_workers = max_workers};
-    if ((err = ntt_run(&inv)) != CUZK_NTT_OK || (err = ntt_run(&fwd)) != CUZK_NTT_OK) return err;
+    if (cancelled(cancel)) return CUZK_NTT_ECANCELLED;
+    if ((err = ntt_run(&inv)) != CUZK_NTT_OK) return err;
+    if (cancelled(cancel)) return CUZK_NTT_ECANCELLED;
+    if ((err = ntt_run(&fwd)) != CUZK_NTT_OK) return err;
   }
+  if (cancelled(cancel)) return CUZK_NTT_ECANCELLED;
   h_pointwise(a, b, c, n, NULL, pool, max_workers);
 
   ntt_job last = {.x = a, .k = k, .inverse = true, .pool = pool, .max_workers = max_workers};

@@ -127,19 +127,32 @@ cuzk_porep_err cuzk_c2_params_load(const char *base, cuzk_pool *pool, cuzk_g16_p
   *params = NULL;
   cuzk_porep_err pe = cuzk_c2_pvk_load(base, pvk, msg, len);
   if (pe) return pe;
-  cuzk_g16_read_error re = {0, NULL, 0};
   snprintf(path, sizeof path, "%s.params", base);
-  cuzk_g16_read_opts ro = {false, pool, 0};
-  cuzk_g16_err e = cuzk_g16_params_read_file(params, path, &ro, &re);
-  if (e) {
+  cuzk_file_map m;
+  if (!cuzk_file_map_open(&m, path))
+    pe = cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL, "%s: %s", path,
+                         cuzk_g16_strerror(CUZK_G16_EIO));
+  else
+    cuzk_file_map_sequential(&m);
+  if (!pe) pe = cuzk_c2_params_decode(&m, path, pool, params, msg, len);
+  cuzk_file_map_close(&m);
+  if (pe) {
     cuzk_g16_pvk_free(*pvk);
     *pvk = NULL;
-    if (re.what)
-      return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL, "%s: %s (at byte %zu, %s[%zu])", path,
-                             cuzk_g16_strerror(e), re.offset, re.what, re.index);
-    return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL, "%s: %s", path, cuzk_g16_strerror(e));
   }
-  return CUZK_POREP_OK;
+  return pe;
+}
+
+cuzk_porep_err cuzk_c2_params_decode(const cuzk_file_map *m, const char *path, cuzk_pool *pool,
+                                     cuzk_g16_params **params, char *msg, size_t len) {
+  cuzk_g16_read_error re = {0, NULL, 0};
+  cuzk_g16_read_opts ro = {false, pool, 0};
+  cuzk_g16_err e = cuzk_g16_params_read(params, m->data, m->len, &ro, &re);
+  if (!e) return CUZK_POREP_OK;
+  if (re.what)
+    return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL, "%s: %s (at byte %zu, %s[%zu])", path,
+                           cuzk_g16_strerror(e), re.offset, re.what, re.index);
+  return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL, "%s: %s", path, cuzk_g16_strerror(e));
 }
 
 static bool all_zero(const uint8_t b[32]) {

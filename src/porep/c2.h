@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cuzk/file_map.h"
 #include "cuzk/groth16.h"
 #include "cuzk/porep.h"
 #include "porep/c1.h"
@@ -41,6 +42,11 @@ cuzk_porep_err cuzk_c2_pvk_load(const char *base, cuzk_g16_pvk **pvk, char *msg,
  * EINVAL with msg naming the file and the problem. */
 cuzk_porep_err cuzk_c2_params_load(const char *base, cuzk_pool *pool, cuzk_g16_params **params,
                                    cuzk_g16_pvk **pvk, char *msg, size_t msg_len);
+
+/* Decodes a .params file already mapped (a daemon's WARM set: no disk read if the page cache
+ * holds it); path only names the file in msg. EINVAL with msg naming the problem. */
+cuzk_porep_err cuzk_c2_params_decode(const cuzk_file_map *m, const char *path, cuzk_pool *pool,
+                                     cuzk_g16_params **params, char *msg, size_t msg_len);
 
 /* Everything C2 needs about one C1, derived once. */
 typedef struct {

@@ -41,6 +41,7 @@ const char cuzk_config_default_toml[] = "# cuzk built-in configuration (used whe
                                         "total_budget = \"auto\"\n"
                                         "safety_margin = \"5GiB\"\n"
                                         "srs_budget = \"auto\"\n"
+                                        "warm_budget = \"auto\"\n"
                                         "partition_budget = \"auto\"\n"
                                         "eviction_min_idle = \"5m\"\n"
                                         "\n"
@@ -282,9 +283,10 @@ static bool set_bool(const keydef *d, loader *L, const char *key, const cuzk_tom
 }
 
 /* Sizes: an integer number of bytes or a size string like "64GiB", within [d->min, d->max]; a
- * budget also takes "auto", stored as 0 (an explicit budget must then be at least 1 byte). */
+ * budget also takes "auto", stored as auto_value (0 for most budgets, so that an explicit one must
+ * then be at least 1 byte). */
 static bool set_size_common(const keydef *d, loader *L, const char *key, const cuzk_toml_value *v,
-                            bool allow_auto) {
+                            bool allow_auto, uint64_t auto_value) {
   uint64_t x;
   const char *what = allow_auto ? "\"auto\" or a size (e.g. \"64GiB\" or bytes)"
                                 : "a size (e.g. \"128MiB\" or bytes)";
@@ -293,7 +295,7 @@ static bool set_size_common(const keydef *d, loader *L, const char *key, const c
     x = (uint64_t)v->u.integer;
   } else if (v->type == CUZK_TOML_STRING) {
     if (allow_auto && strcmp(v->u.str.ptr, "auto") == 0) {
-      *FIELD(uint64_t) = 0;
+      *FIELD(uint64_t) = auto_value;
       return true;
     }
     if (!cuzk_parse_size(v->u.str.ptr, &x))
@@ -301,7 +303,7 @@ static bool set_size_common(const keydef *d, loader *L, const char *key, const c
   } else {
     return wrong_type(L, key, what, v);
   }
-  uint64_t min = allow_auto ? 1 : d->min;
+  uint64_t min = allow_auto && auto_value == 0 ? 1 : d->min;
   if (x < min || x > d->max)
     return failf(L, "%s: must be between %llu and %llu bytes, got %llu (line %u)", key,
                  (unsigned long long)min, (unsigned long long)d->max, (unsigned long long)x,
@@ -311,11 +313,16 @@ static bool set_size_common(const keydef *d, loader *L, const char *key, const c
 }
 
 static bool set_size(const keydef *d, loader *L, const char *key, const cuzk_toml_value *v) {
-  return set_size_common(d, L, key, v, false);
+  return set_size_common(d, L, key, v, false, 0);
 }
 
 static bool set_budget(const keydef *d, loader *L, const char *key, const cuzk_toml_value *v) {
-  return set_size_common(d, L, key, v, true);
+  return set_size_common(d, L, key, v, true, 0);
+}
+
+/* memory.warm_budget: "auto" (CUZK_CONFIG_WARM_AUTO) or a size, where 0 turns the tier off */
+static bool set_warm(const keydef *d, loader *L, const char *key, const cuzk_toml_value *v) {
+  return set_size_common(d, L, key, v, true, CUZK_CONFIG_WARM_AUTO);
 }
 
 static bool set_duration(const keydef *d, loader *L, const char *key, const cuzk_toml_value *v) {
@@ -523,6 +530,7 @@ static const keydef keys[] = {
     {"memory", "total_budget", set_budget, OFF(total_budget), 0, UINT64_MAX},
     {"memory", "safety_margin", set_size, OFF(safety_margin), 0, UINT64_MAX},
     {"memory", "srs_budget", set_budget, OFF(srs_budget), 0, UINT64_MAX},
+    {"memory", "warm_budget", set_warm, OFF(warm_budget), 0, UINT64_MAX - 1},
     {"memory", "partition_budget", set_budget, OFF(partition_budget), 0, UINT64_MAX},
     {"memory", "eviction_min_idle", set_duration, OFF(eviction_min_idle_ms), 0, 604800000},
     {"scheduler", "max_batch_size", set_uint, OFF(max_batch_size), 1, 64},

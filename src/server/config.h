@@ -24,6 +24,8 @@ enum {
   CUZK_CONFIG_ERR_LEN = 256,
   CUZK_CONFIG_MAX_WARNINGS = 32
 };
+/* memory.warm_budget = "auto" (the engine's CUZK_ENGINE_WARM_AUTO: a quarter of physical memory) */
+#define CUZK_CONFIG_WARM_AUTO UINT64_MAX
 
 typedef enum {
   CUZK_CFG_TRACE,
@@ -56,6 +58,7 @@ typedef struct {
   uint64_t total_budget;
   uint64_t safety_margin;
   uint64_t srs_budget;
+  uint64_t warm_budget; /* CUZK_CONFIG_WARM_AUTO, or bytes (0 = no WARM tier) */
   uint64_t partition_budget;
   uint64_t eviction_min_idle_ms;
   /* [scheduler] */

@@ -86,6 +86,19 @@ has "PreloadSRS RPC failed: FAILED_PRECONDITION: porep-32g"
 has "$P/v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-8-0-sha256_hasher-82a357d2f2ca81dc61bb45f4a762807aedee1b0a53fd6c4e77b46a01bfef7820.params"
 run 1 "$B" preload -a "$U" -c porep-1t
 has 'NOT_FOUND: unknown circuit id: porep-1t'
+# evict: HOT -> WARM (the file stays mapped) -> COLD, then loaded again for the proof below
+run 0 "$B" evict -a "$U" -c porep-2k
+grep -qx 'porep-2k evicted, [0-9]\{10\} bytes freed' "$D/out" || fail "evict"
+run 0 "$B" status -a "$U"
+line '  porep-2k (tier=1, size=1114707768 bytes, refs=0)'
+run 0 "$B" evict -a "$U" -c porep-2k
+line 'porep-2k was not in memory (COLD, or WARM: now COLD) or is in use'
+run 0 "$B" status -a "$U"
+line '  porep-2k (tier=2, size=0 bytes, refs=0)'
+run 1 "$B" evict -a "$U" -c porep-1t
+has 'NOT_FOUND: unknown circuit id: porep-1t'
+run 0 "$B" preload -a "$U" -c porep-2k
+grep -qx 'porep-2k loaded in [0-9][0-9]* ms' "$D/out" || fail "preload after evict"
 
 # single: failures first (they end at once), then the one real proof
 run 1 "$B" single -a "$U" -t winning --vanilla "$D/vanilla.json"

@@ -36,6 +36,7 @@ static void test_defaults(void) {
   CHECK(c.generate_test_params);
   CHECK(strcmp(c.test_params_dir, "/var/tmp/filecoin-proof-parameters/cuzk-generated") == 0);
   CHECK(c.total_budget == 0 && c.srs_budget == 0 && c.partition_budget == 0);
+  CHECK(c.warm_budget == CUZK_CONFIG_WARM_AUTO);
   CHECK(c.safety_margin == 5 * GIB);
   CHECK(c.eviction_min_idle_ms == 300000);
   CHECK(c.max_batch_size == 1 && c.max_batch_wait_ms == 10000);
@@ -67,6 +68,7 @@ static const char full[] = "[daemon]\n"
                            "total_budget = \"256GiB\"\n"
                            "safety_margin = \"512MiB\"\n"
                            "srs_budget = 107374182400\n"
+                           "warm_budget = \"0\"\n"
                            "partition_budget = \"100 GB\"\n"
                            "eviction_min_idle = 600\n"
                            "[scheduler]\n"
@@ -107,6 +109,7 @@ static void test_full_file(void) {
   CHECK(strcmp(c.test_params_dir, "/tmp/gen") == 0);
   CHECK(c.total_budget == 256 * GIB && c.safety_margin == 512 * MIB);
   CHECK(c.srs_budget == 100 * GIB && c.partition_budget == UINT64_C(100000000000));
+  CHECK(c.warm_budget == 0); /* "0": no WARM tier (unlike the other budgets, 0 is allowed) */
   CHECK(c.eviction_min_idle_ms == 600000);
   CHECK(c.max_batch_size == 3 && c.max_batch_wait_ms == 0);
   CHECK(c.threads == 64);
@@ -158,6 +161,11 @@ static void test_errors(void) {
   expect_fail("[memory]\nsrs_budget = 0\n",
               "test.toml: memory.srs_budget: must be between 1 and 18446744073709551615 bytes, "
               "got 0 (line 2)");
+  expect_fail("[memory]\nwarm_budget = \"warm\"\n",
+              "test.toml: memory.warm_budget: expected \"auto\" or a size (e.g. \"64GiB\" or "
+              "bytes), got \"warm\" (line 2)");
+  expect_fail("[memory]\nwarm_budget = -1\n",
+              "test.toml: memory.warm_budget: must not be negative (line 2)");
   expect_fail("[daemon]\nmax_message_size = \"4GiB\"\n",
               "test.toml: daemon.max_message_size: must be between 1048576 and 2147483647 bytes, "
               "got 4294967296 (line 2)");
@@ -418,7 +426,7 @@ static void test_example(const char *path) {
     keys += line[0] != '[';
   }
   fclose(f);
-  CHECK(keys == 24);
+  CHECK(keys == 25);
 }
 
 int main(int argc, char **argv) {

@@ -175,6 +175,13 @@ level = "debug"
     st = u.GetStatus(pb.GetStatusRequest())
     check(st.loaded_srs[0].tier == pb.SRSStatus.HOT and st.loaded_srs[0].size_bytes > 10**9,
           "porep-2k HOT after preload")
+    r = u.EvictSRS(pb.EvictSrsRequest(circuit_id="porep-2k"))
+    check(r.was_loaded and r.freed_bytes > 10**9, "evict porep-2k")
+    st = u.GetStatus(pb.GetStatusRequest())
+    check(st.loaded_srs[0].tier == pb.SRSStatus.WARM and st.loaded_srs[0].size_bytes > 10**9,
+          "porep-2k WARM after evict (file mapped)")
+    r = u.PreloadSRS(pb.PreloadSrsRequest(circuit_id="porep-2k"))
+    check(not r.already_loaded and r.load_time_ms > 0, "preload porep-2k from WARM")
 
     # ---- bad input: answered, never fatal
     def failed(what, needle, **kw):

@@ -27,6 +27,7 @@ int cmd_single(int argc, char **argv);
 int cmd_batch(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 int cmd_preload(int argc, char **argv);
+int cmd_evict(int argc, char **argv);
 int cmd_metrics(int argc, char **argv);
 bool cli_client_global_opt(const char *arg);
 int cmd_client_global(int argc, char **argv);

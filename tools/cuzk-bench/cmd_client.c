@@ -1,10 +1,9 @@
 /*
- * cuzk-bench single / batch / status / preload / metrics: the daemon's client commands, with the
- * reference cuzk-bench's flags and output (spec cuzk-interface.md §3.1, §3.2).
- *   single  -t TYPE --c1 FILE [-o PROOF]     one Prove call, "=== Proof Result ===" block
- *   batch   -t TYPE --c1 FILE... -c N -j J   N Prove calls, J at a time, throughput summary
- *   status                                  GetStatus
- *   preload -c CIRCUIT_ID                    PreloadSRS
+ * cuzk-bench single / batch / status / preload / evict / metrics: the daemon's client commands,
+ * with the reference cuzk-bench's flags and output (spec cuzk-interface.md §3.1, §3.2). single  -t
+ * TYPE --c1 FILE [-o PROOF]     one Prove call, "=== Proof Result ===" block batch   -t TYPE --c1
+ * FILE... -c N -j J   N Prove calls, J at a time, throughput summary status GetStatus preload -c
+ * CIRCUIT_ID                    PreloadSRS evict -c CIRCUIT_ID                      EvictSRS
  *   metrics                                 GetMetrics (Prometheus text as is)
  * Every command takes -a/--addr (also before the command name: `cuzk-bench -a ADDR status`),
  * --timeout-ms and --log-level. Differences from the reference: sector_size and registered_proof
@@ -948,6 +947,14 @@ int cmd_status(int argc, char **argv) {
   return 0;
 }
 
+/* Packs a PreloadSRS/EvictSRS request (circuit_id, field 1) into req[512]; 0 when too long. */
+static size_t pack_circuit(const ProtobufCMessage *m, uint8_t req[512]) {
+  size_t len = protobuf_c_message_get_packed_size(m);
+  if (len > 512) return 0;
+  protobuf_c_message_pack(m, req);
+  return len;
+}
+
 int cmd_preload(int argc, char **argv) {
   conn_opts c;
   const char *id = NULL;
@@ -961,9 +968,8 @@ int cmd_preload(int argc, char **argv) {
   Cuzk__V1__PreloadSrsRequest q = CUZK__V1__PRELOAD_SRS_REQUEST__INIT;
   q.circuit_id = (char *)id;
   uint8_t req[512];
-  size_t len = protobuf_c_message_get_packed_size(&q.base);
-  if (len > sizeof req) return cli_fail(2, "-c/--circuit-id: too long");
-  protobuf_c_message_pack(&q.base, req);
+  size_t len = pack_circuit(&q.base, req);
+  if (!len) return cli_fail(2, "-c/--circuit-id: too long");
   size_t n = 0;
   uint8_t *resp = query(&c, CUZK_RPC_PRELOAD_SRS, req, len, &n, "PreloadSRS");
   if (!resp) return 1;
@@ -976,6 +982,37 @@ int cmd_preload(int argc, char **argv) {
     printf("%s loaded in %llu ms\n", id, (unsigned long long)r->load_time_ms);
   fflush(stdout);
   cuzk__v1__preload_srs_response__free_unpacked(r, NULL);
+  return 0;
+}
+
+int cmd_evict(int argc, char **argv) {
+  conn_opts c;
+  const char *id = NULL;
+  int rc = parse_query(&c, &id, 30000, argc, argv,
+                       "usage: cuzk-bench evict -c CIRCUIT_ID [options]\n"
+                       "The daemon's EvictSRS: a parameter set no job is using leaves memory (it "
+                       "goes WARM,\nits file kept mapped, if the daemon's warm_budget allows, "
+                       "else COLD); a WARM set goes COLD.\n"
+                       "  -c, --circuit-id ID   the parameter set\n"
+                       "(--timeout-ms defaults to 30000 here)\n");
+  if (rc >= 0) return rc;
+  Cuzk__V1__EvictSrsRequest q = CUZK__V1__EVICT_SRS_REQUEST__INIT;
+  q.circuit_id = (char *)id;
+  uint8_t req[512];
+  size_t len = pack_circuit(&q.base, req);
+  if (!len) return cli_fail(2, "-c/--circuit-id: too long");
+  size_t n = 0;
+  uint8_t *resp = query(&c, CUZK_RPC_EVICT_SRS, req, len, &n, "EvictSRS");
+  if (!resp) return 1;
+  Cuzk__V1__EvictSrsResponse *r = cuzk__v1__evict_srs_response__unpack(NULL, n, resp);
+  free(resp);
+  if (!r) return cli_fail(1, "EvictSRS: malformed response");
+  if (r->was_loaded)
+    printf("%s evicted, %llu bytes freed\n", id, (unsigned long long)r->freed_bytes);
+  else
+    printf("%s was not in memory (COLD, or WARM: now COLD) or is in use\n", id);
+  fflush(stdout);
+  cuzk__v1__evict_srs_response__free_unpacked(r, NULL);
   return 0;
 }
 
@@ -1013,15 +1050,13 @@ int cmd_client_global(int argc, char **argv) {
   while (i < argc && cli_client_global_opt(argv[i]))
     i += strchr(argv[i], '=') ? 1 : 2;
   if (i >= argc)
-    return cli_fail(2, "%s: no command follows (single, batch, status, preload, metrics)", argv[1]);
+    return cli_fail(2, "%s: no command follows (single, batch, status, preload, evict, metrics)",
+                    argv[1]);
   static const struct {
     const char *name;
     int (*fn)(int, char **);
-  } cmds[] = {{"single", cmd_single},
-              {"batch", cmd_batch},
-              {"status", cmd_status},
-              {"preload", cmd_preload},
-              {"metrics", cmd_metrics}};
+  } cmds[] = {{"single", cmd_single},   {"batch", cmd_batch}, {"status", cmd_status},
+              {"preload", cmd_preload}, {"evict", cmd_evict}, {"metrics", cmd_metrics}};
   for (size_t k = 0; k < sizeof cmds / sizeof cmds[0]; k++) {
     if (strcmp(argv[i], cmds[k].name)) continue;
     char **v = calloc((size_t)argc + 1, sizeof *v);
@@ -1038,6 +1073,6 @@ int cmd_client_global(int argc, char **argv) {
   }
   return cli_fail(2,
                   "-a/--addr, --timeout-ms and --log-level go with the daemon's client "
-                  "commands (single, batch, status, preload, metrics), not '%s'",
+                  "commands (single, batch, status, preload, evict, metrics), not '%s'",
                   argv[i]);
 }

@@ -7,7 +7,7 @@
  *   cuzk-bench setup / prove / verify  offline PoRep C2 (test parameters, proofs, verification)
  *   cuzk-bench synth-only ...          in-process synthesis microbenchmark (+ perf counters)
  *   cuzk-bench synth-ab ...            interleaved A/B of two synth-only option sets
- *   cuzk-bench single / batch / status / preload / metrics [-a ADDR]   the daemon's client
+ *   cuzk-bench single / batch / status / preload / evict / metrics [-a ADDR]   the daemon's client
  * Run a subcommand with --help for its options.
  */
 #include <stdio.h>
@@ -32,6 +32,7 @@ static void usage(FILE *f) {
         "  batch               N proofs, J at a time, with a throughput summary\n"
         "  status              the daemon's status (GetStatus)\n"
         "  preload             load a parameter set in the daemon (PreloadSRS)\n"
+        "  evict               move an unused parameter set out of memory (EvictSRS)\n"
         "  metrics             the daemon's Prometheus metrics (GetMetrics)\n"
         "Run 'cuzk-bench <command> --help' for its options.\n",
         f);
@@ -56,6 +57,7 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "batch")) return cmd_batch(argc - 1, argv + 1);
   if (!strcmp(cmd, "status")) return cmd_status(argc - 1, argv + 1);
   if (!strcmp(cmd, "preload")) return cmd_preload(argc - 1, argv + 1);
+  if (!strcmp(cmd, "evict")) return cmd_evict(argc - 1, argv + 1);
   if (!strcmp(cmd, "metrics")) return cmd_metrics(argc - 1, argv + 1);
   if (cli_client_global_opt(cmd)) return cmd_client_global(argc, argv);
   if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {

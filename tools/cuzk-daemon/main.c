@@ -142,6 +142,8 @@ int main(int argc, char **argv) {
   if (!ec.memory_budget && cfg.total_budget > cfg.safety_margin + cfg.srs_budget)
     ec.memory_budget = cfg.total_budget - cfg.safety_margin - cfg.srs_budget;
   ec.srs_budget = cfg.srs_budget;
+  ec.warm_budget =
+      cfg.warm_budget == CUZK_CONFIG_WARM_AUTO ? CUZK_ENGINE_WARM_AUTO : cfg.warm_budget;
   ec.param_cache = cfg.param_cache;
   ec.generate_test_params = cfg.generate_test_params;
   ec.test_params_dir = cfg.test_params_dir;
