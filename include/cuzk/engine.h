@@ -166,9 +166,8 @@ enum { CUZK_SRS_HOT = 0, CUZK_SRS_WARM = 1, CUZK_SRS_COLD = 2 };
 typedef struct {
   char circuit_id[24];
   int tier;
-  uint64_t bytes;          /* decoded in memory when HOT, the mapped file when WARM, 0 when COLD */
-  uint64_t resident_bytes; /* WARM: how much of the file the page cache holds now */
-  uint32_t refs;           /* jobs using it now */
+  uint64_t bytes; /* decoded in memory when HOT, the mapped file when WARM, 0 when COLD */
+  uint32_t refs;  /* jobs using it now */
 } cuzk_srs_info;
 
 /* Loads a set now (already: it was loaded). ENOTFOUND for an unknown circuit id, EIO for a

@@ -40,10 +40,6 @@ void cuzk_file_map_willneed(const cuzk_file_map *m);
 /* Tells it the mapping will be read front to back once (MADV_SEQUENTIAL: larger readahead). */
 void cuzk_file_map_sequential(const cuzk_file_map *m);
 
-/* Drops the file's clean pages from the page cache (POSIX_FADV_DONTNEED; benchmarks and tests
- * use it to make a load read the disk). false if the file cannot be opened. */
-bool cuzk_file_drop_cache(const char *path);
-
 #ifdef __cplusplus
 }
 #endif

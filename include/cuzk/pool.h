@@ -12,6 +12,7 @@
 #ifndef CUZK_POOL_H
 #define CUZK_POOL_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -76,6 +77,13 @@ void *cuzk_buffer_get(size_t bytes); /* NULL on failure; contents unspecified */
 void cuzk_buffer_put(void *buf);     /* returns it to the cache (NULL is a no-op; a pointer that
                                         is not a live buffer from get aborts) */
 void cuzk_buffer_trim(void);         /* unmaps every cached buffer */
+
+/* Cooperative cancellation of long parallel work (the MSMs, the H chain, the prover): a flag
+ * another thread may raise, NULL for none. It only ever goes up, so work that finds it down after
+ * all its parts returned knows that none of them gave up. */
+static inline bool cuzk_cancelled(const _Atomic int *flag) {
+  return flag && atomic_load_explicit(flag, memory_order_relaxed);
+}
 
 #ifdef __cplusplus
 }

@@ -395,7 +395,6 @@ cuzk_engine_err cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *s) {
     snprintf(o->circuit_id, sizeof o->circuit_id, "%s", x->id);
     o->tier = eng_srs_tier(x);
     o->bytes = x->params ? x->bytes : x->warm.len;
-    o->resident_bytes = cuzk_file_map_resident(&x->warm);
     o->refs = x->refs;
   }
   for (eng_job *j = e->active; j; j = j->anext) {

@@ -193,7 +193,7 @@ static void unload(cuzk_engine *e, srs_set *s) {
   double mib = (double)s->bytes / 1048576.0;
   s->bytes = 0;
   char path[4200];
-  snprintf(path, sizeof path, "%s.params", s->loaded_base ? s->loaded_base : s->base);
+  snprintf(path, sizeof path, "%s.params", s->loaded_base); /* set by the load that made it HOT */
   if (e->warm_budget && cuzk_file_map_open(&s->warm, path)) {
     if (s->warm.data && s->warm.len <= e->warm_budget) {
       cuzk_file_map_willneed(&s->warm);

@@ -62,9 +62,9 @@ static cuzk_g16_err prove_one(cuzk_g16_proof *proof, const cuzk_cs_result *w, si
                               cuzk_fr *bufs[3], const cuzk_g16_params *p, const cuzk_fr *r,
                               const cuzk_fr *s, const cuzk_msm_opts *mo, const _Atomic int *cancel,
                               cuzk_g16_timings *t) {
-#define STAGE_END                                      \
-  do {                                                 \
-    if (cancel && *cancel) return CUZK_G16_ECANCELLED; \
+#define STAGE_END                                           \
+  do {                                                      \
+    if (cuzk_cancelled(cancel)) return CUZK_G16_ECANCELLED; \
   } while (0)
   double t0 = now_s();
   /* a, b, c zero-padded to the domain; cuzk_ntt_h leaves h's coefficients in bufs[0] */

@@ -7,8 +7,6 @@
 #ifndef CUZK_MSM_WORKERS_H
 #define CUZK_MSM_WORKERS_H
 
-#include <stdatomic.h>
-#include <stdbool.h>
 #include <stddef.h>
 
 #include "cuzk/pool.h"
@@ -16,11 +14,5 @@
 typedef void (*msm_tile_fn)(void *ctx, size_t tile, unsigned slot);
 
 void msm_run_tiles(cuzk_pool *pool, unsigned slots, size_t ntiles, msm_tile_fn fn, void *ctx);
-
-/* The caller's cancel flag (cuzk_msm_opts.cancel), raised? Tiles poll it; the flag only ever
- * goes up, so a call that sees it down after its tiles have all returned knows none gave up. */
-static inline bool msm_cancelled(const _Atomic int *flag) {
-  return flag && atomic_load_explicit(flag, memory_order_relaxed);
-}
 
 #endif

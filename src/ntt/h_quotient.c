@@ -11,9 +11,6 @@
  *   a <- bitrev(a)
  * Field arithmetic is exact, so the result equals bellperson's entry for entry.
  */
-#include <stdatomic.h>
-#include <stdbool.h>
-
 #include "ntt/fr_bfly.h"
 #include "ntt/ntt_internal.h"
 
@@ -64,10 +61,6 @@ cuzk_ntt_err cuzk_ntt_h_pointwise(cuzk_fr *a, const cuzk_fr *b, const cuzk_fr *c
   return CUZK_NTT_OK;
 }
 
-static bool cancelled(const _Atomic int *flag) {
-  return flag && atomic_load_explicit(flag, memory_order_relaxed);
-}
-
 cuzk_ntt_err cuzk_ntt_h(cuzk_fr *a, cuzk_fr *b, cuzk_fr *c, size_t n, cuzk_pool *pool,
                         unsigned max_workers) {
   return cuzk_ntt_h_cancellable(a, b, c, n, pool, max_workers, NULL);
@@ -92,12 +85,12 @@ cuzk_ntt_err cuzk_ntt_h_cancellable(cuzk_fr *a, cuzk_fr *b, cuzk_fr *c, size_t n
     ntt_job inv = {.x = vec[i], .k = k, .inverse = true, .pool = pool, .max_workers = max_workers};
     inv.post = (ntt_scale){NTT_SCALE_REV, ninv, CUZK_FR_GENERATOR};
     ntt_job fwd = {.x = vec[i], .k = k, .dit = true, .pool = pool, .max_workers = max_workers};
-    if (cancelled(cancel)) return CUZK_NTT_ECANCELLED;
+    if (cuzk_cancelled(cancel)) return CUZK_NTT_ECANCELLED;
     if ((err = ntt_run(&inv)) != CUZK_NTT_OK) return err;
-    if (cancelled(cancel)) return CUZK_NTT_ECANCELLED;
+    if (cuzk_cancelled(cancel)) return CUZK_NTT_ECANCELLED;
     if ((err = ntt_run(&fwd)) != CUZK_NTT_OK) return err;
   }
-  if (cancelled(cancel)) return CUZK_NTT_ECANCELLED;
+  if (cuzk_cancelled(cancel)) return CUZK_NTT_ECANCELLED;
   h_pointwise(a, b, c, n, NULL, pool, max_workers);
 
   ntt_job last = {.x = a, .k = k, .inverse = true, .pool = pool, .max_workers = max_workers};

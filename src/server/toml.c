@@ -445,6 +445,20 @@ static cuzk_toml_err parse_key(parser *p, const char *base, key_path *k) {
   }
 }
 
+/* A key, then the character `want` (consumed). On failure the key is freed and, if `want` is
+ * missing, the error names the key with `what`. */
+static cuzk_toml_err parse_key_then(parser *p, const char *base, key_path *k, char want,
+                                    const char *what) {
+  cuzk_toml_err e = parse_key(p, base, k);
+  if (!e && peek(p) != want) e = fail(p, CUZK_TOML_ESYNTAX, k->path, what);
+  if (e) {
+    key_free(k);
+    return e;
+  }
+  advance(p);
+  return CUZK_TOML_OK;
+}
+
 /* ---- values ------------------------------------------------------------------------------- */
 
 static bool is_value_end(int c) {
@@ -652,16 +666,8 @@ static cuzk_toml_err parse_header(parser *p) {
                    "arrays of tables are not supported");
   skip_ws(p);
   key_path k;
-  cuzk_toml_err e = parse_key(p, "", &k);
-  if (e) {
-    key_free(&k);
-    return e;
-  }
-  if (peek(p) != ']') {
-    key_free(&k);
-    return fail(p, CUZK_TOML_ESYNTAX, k.path, "expected ']'");
-  }
-  advance(p);
+  cuzk_toml_err e = parse_key_then(p, "", &k, ']', "expected ']'");
+  if (e) return e;
   cuzk_toml_value *t = p->root;
   char path[128] = "";
   for (size_t j = 0; j < k.n; j++) {
@@ -706,16 +712,8 @@ static cuzk_toml_err parse_header(parser *p) {
 /* key = value, into the current table. */
 static cuzk_toml_err parse_keyval(parser *p) {
   key_path k;
-  cuzk_toml_err e = parse_key(p, p->path, &k);
-  if (e) {
-    key_free(&k);
-    return e;
-  }
-  if (peek(p) != '=') {
-    key_free(&k);
-    return fail(p, CUZK_TOML_ESYNTAX, k.path, "expected '=' after the key");
-  }
-  advance(p);
+  cuzk_toml_err e = parse_key_then(p, p->path, &k, '=', "expected '=' after the key");
+  if (e) return e;
   skip_ws(p);
   cuzk_toml_value *t = p->cur;
   char path[128];

@@ -87,11 +87,3 @@ void cuzk_file_map_willneed(const cuzk_file_map *m) {
 void cuzk_file_map_sequential(const cuzk_file_map *m) {
   if (m->data) madvise((void *)(uintptr_t)m->data, m->len, MADV_SEQUENTIAL);
 }
-
-bool cuzk_file_drop_cache(const char *path) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  int rc = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-  close(fd);
-  return rc == 0;
-}
