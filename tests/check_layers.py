@@ -7,7 +7,7 @@ import sys
 
 # Rank of each layer, low to high; msm, ntt and hashes are peers and may not include each other.
 RANK = {"util": 0, "field": 1, "curve": 2, "pairing": 3, "msm": 4, "ntt": 4, "hashes": 4,
-        "r1cs": 5, "groth16": 6, "porep": 7, "engine": 8, "server": 9}
+        "r1cs": 5, "groth16": 6, "porep": 7, "post": 8, "engine": 9, "server": 10}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z0-9_]+)/[^"]+"', re.M)
 
 

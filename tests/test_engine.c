@@ -26,57 +26,8 @@
 #include "cuzk/porep.h"
 #include "porep/c1.h"
 #include "porep/c2.h"
-#include "porep/vanilla.h"
-#include "rng.h"
 
-typedef struct {
-  uint8_t *json;
-  size_t len;
-  cuzk_c1 *c1;
-} sector;
-
-/* A sealed 2 KiB sector's C1 (StackedDrg2KiBV1_1) as JSON; miner 1000. */
-static bool make_sector(sector *s, uint64_t sector_num, uint64_t seed_byte, cuzk_pool *pool) {
-  memset(s, 0, sizeof *s);
-  const cuzk_seal_proof *p;
-  if (cuzk_seal_proof_by_id(&p, 5)) return false;
-  uint64_t n = p->sector->nodes, st = 4242 + seed_byte;
-  size_t ulen = cuzk_fr32_unpadded_size(n * 32);
-  uint8_t *unpadded = malloc(ulen), *data = malloc(n * 32);
-  for (size_t i = 0; i < ulen; i++)
-    unpadded[i] = (uint8_t)rng_next(&st);
-  bool ok = cuzk_fr32_pad(data, n * 32, unpadded, ulen) == CUZK_POREP_OK;
-  uint8_t prover_id[32], ticket[32], seed[32];
-  cuzk_porep_prover_id(prover_id, 1000);
-  memset(ticket, 3, 32);
-  memset(seed, (int)seed_byte, 32);
-  cuzk_sealed_sector ss;
-  ok = ok && cuzk_seal_sector(&ss, p, data, prover_id, sector_num, ticket, pool) == CUZK_POREP_OK;
-  if (ok) {
-    ok = cuzk_vanilla_prove(&s->c1, &ss, seed) == CUZK_POREP_OK;
-    cuzk_c1_errbuf eb;
-    ok = ok && cuzk_c1_write_json(s->c1, &s->json, &s->len, &eb) == CUZK_C1_OK;
-    cuzk_sealed_sector_free(&ss);
-  }
-  free(unpadded);
-  free(data);
-  CHECK(ok);
-  return ok;
-}
-
-static cuzk_job_request porep_req(const sector *s, const char *rid, uint64_t sector_num) {
-  cuzk_job_request r;
-  memset(&r, 0, sizeof r);
-  r.request_id = rid;
-  r.kind = CUZK_KIND_POREP_SEAL_COMMIT;
-  r.sector_size = 2048;
-  r.registered_proof = 5;
-  r.vanilla_proof = s->json;
-  r.vanilla_proof_len = s->len;
-  r.miner_id = 1000;
-  r.sector_number = sector_num;
-  return r;
-}
+#include "sealed_c1.h"
 
 /* ---- log capture (called under the engine's lock: only records) ------------------------------ */
 static pthread_mutex_t log_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -200,7 +151,7 @@ static bool verifies(const char *dir, const sector *s, const uint8_t *proof, siz
       !cuzk_c2_param_base(base, sizeof base, dir, ctx.proof) || len != CUZK_G16_PROOF_BYTES)
     return false;
   cuzk_g16_pvk *pvk;
-  if (cuzk_c2_pvk_load(base, &pvk, msg, sizeof msg)) return false;
+  if (cuzk_g16_pvk_load(base, &pvk, msg, sizeof msg)) return false;
   cuzk_g16_proof pf;
   bool ok = false;
   if (cuzk_g16_proofs_read(&pf, 1, proof, len) == CUZK_G16_OK)
@@ -328,16 +279,28 @@ static void test_srs(cuzk_engine *e) {
   CHECK(already && ms == 0);
   cuzk_engine_status st;
   CHECK(cuzk_engine_get_status(e, &st) == CUZK_ENGINE_OK);
-  CHECK(st.n_srs == 5 && !strcmp(st.srs[0].circuit_id, "porep-2k") &&
-        st.srs[0].tier == CUZK_SRS_HOT && st.srs[0].bytes > 1000000000u &&
+  /* every kind's circuits: PoRep, WindowPoSt, WinningPoSt, each 2k 8m 512m 32g 64g */
+  static const char *const ids[] = {"porep-2k",     "porep-8m",    "porep-512m", "porep-32g",
+                                    "porep-64g",    "wpost-2k",    "wpost-8m",   "wpost-512m",
+                                    "wpost-32g",    "wpost-64g",   "winning-2k", "winning-8m",
+                                    "winning-512m", "winning-32g", "winning-64g"};
+  CHECK_MSG(st.n_srs == 15, "%zu parameter sets", st.n_srs);
+  for (size_t i = 0; i < st.n_srs && i < 15; i++)
+    CHECK_MSG(!strcmp(st.srs[i].circuit_id, ids[i]), "set %zu: %s", i, st.srs[i].circuit_id);
+  CHECK(st.srs[0].tier == CUZK_SRS_HOT && st.srs[0].bytes > 1000000000u &&
         st.srs[3].tier == CUZK_SRS_COLD);
   cuzk_engine_status_free(&st);
   CHECK(cuzk_engine_evict(e, "porep-2k", &was, &freed) == CUZK_ENGINE_OK);
   CHECK(was && freed > 1000000000u);
   CHECK(cuzk_engine_evict(e, "porep-9g", &was, &freed) == CUZK_ENGINE_ENOTFOUND);
-  CHECK(cuzk_engine_preload(e, "wpost-32g", &already, &ms, msg, sizeof msg) ==
+  CHECK(cuzk_engine_preload(e, "snap-32g", &already, &ms, msg, sizeof msg) ==
         CUZK_ENGINE_ENOTFOUND);
-  CHECK(strstr(msg, "unknown circuit id: wpost-32g") != NULL);
+  CHECK(strstr(msg, "unknown circuit id: snap-32g") != NULL);
+  /* a production size is never generated: the missing file is named (Filecoin's name) */
+  CHECK(cuzk_engine_preload(e, "wpost-32g", &already, &ms, msg, sizeof msg) == CUZK_ENGINE_EIO);
+  CHECK_MSG(strstr(msg, "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-8-0-"
+                        "0377ded656c6f524f1618760bffe4e0a1c51d5a70c4509eedae8a27555733edc.params"),
+            "%s", msg);
   char *js = cuzk_engine_status_json(e);
   CHECK(js && strstr(js, "\"circuit_id\":\"porep-2k\",\"loaded\":false,\"tier\":\"warm\""));
   free(js);
@@ -465,10 +428,7 @@ int main(int argc, char **argv) {
   cuzk_job_request r = porep_req(&a, "late", 1);
   CHECK(cuzk_engine_submit(e, &r, id, NULL, msg, sizeof msg) == CUZK_ENGINE_ESHUTDOWN);
   cuzk_engine_destroy(e);
-  sector *both[2] = {&a, &b};
-  for (int i = 0; i < 2; i++) {
-    free(both[i]->json);
-    cuzk_c1_free(both[i]->c1);
-  }
+  free_sector(&a);
+  free_sector(&b);
   return check_summary("test_engine");
 }

@@ -647,6 +647,101 @@ static void test_lifetime_and_churn(void) {
   cuzk_pool_destroy(p);
 }
 
+/* ---- priorities ---------------------------------------------------------------------------- */
+/* Low-priority work L (1 ms chunks, or an MSM-like tile loop that calls the yield point) runs on
+ * a pool of 2; high-priority work H (2 chunks of 20 ms that wait for each other) arrives on the
+ * main thread. H must get both threads at once, no chunk or tile of L may start while both H
+ * chunks run (L only takes back a slot an H chunk has left), and L must finish with every index
+ * done once. */
+typedef struct {
+  conc in;
+  _Atomic int both;      /* both chunks were inside at once */
+  _Atomic long first_us; /* when the first chunk entered, microseconds after t0_us */
+  long t0_us;
+} high_ctx;
+
+typedef struct {
+  cuzk_pool *p;
+  bool tiles; /* one chunk per slot, looping over tiles with yield points */
+  size_t n;
+  _Atomic size_t done, sum, started;
+  high_ctx *h;
+  _Atomic size_t during_high; /* L pieces started while both H chunks ran */
+  _Atomic size_t next_tile;
+} low_ctx;
+
+static void low_piece(low_ctx *c, size_t i) {
+  if (atomic_load(&c->h->in.cur) == 2) atomic_fetch_add(&c->during_high, 1);
+  atomic_fetch_add(&c->started, 1);
+  sleep_us(1000);
+  atomic_fetch_add(&c->sum, i);
+  atomic_fetch_add(&c->done, 1);
+}
+
+static void low_fn(void *vctx, size_t b, size_t e) {
+  low_ctx *c = vctx;
+  if (!c->tiles) {
+    for (size_t i = b; i < e; i++)
+      low_piece(c, i);
+    return;
+  }
+  for (size_t t; (t = atomic_fetch_add(&c->next_tile, 1)) < c->n;) {
+    low_piece(c, t);
+    cuzk_pool_yield_point(c->p);
+  }
+}
+
+static void *low_main(void *arg) {
+  low_ctx *c = arg;
+  cuzk_pool_set_priority(0);
+  if (c->tiles)
+    cuzk_parallel_for(c->p, 2, 1, low_fn, c, 2);
+  else
+    cuzk_parallel_for(c->p, c->n, 1, low_fn, c, 0);
+  return NULL;
+}
+
+static void high_fn(void *vctx, size_t b, size_t e) {
+  (void)b, (void)e;
+  high_ctx *h = vctx;
+  conc_enter(&h->in);
+  long zero = 0;
+  atomic_compare_exchange_strong(&h->first_us, &zero, (long)(now_s() * 1e6) - h->t0_us + 1);
+  double t0 = now_s();
+  while (atomic_load(&h->in.max) < 2 && now_s() - t0 < 0.3)
+    sleep_us(100);
+  if (atomic_load(&h->in.max) >= 2) atomic_store(&h->both, 1);
+  sleep_us(20000);
+  conc_leave(&h->in);
+}
+
+static void test_priority(bool tiles) {
+  high_ctx h;
+  conc_reset(&h.in);
+  atomic_init(&h.both, 0);
+  low_ctx c = {.tiles = tiles, .n = 1000, .h = &h}; /* ~0.5 s: more than H waits for a thread */
+  c.p = make_pool(2);
+  pthread_t t;
+  CHECK(pthread_create(&t, NULL, low_main, &c) == 0);
+  double t0 = now_s();
+  while (atomic_load(&c.started) < 20 && now_s() - t0 < 10)
+    sleep_us(200);
+  cuzk_pool_set_priority(1);
+  atomic_init(&h.first_us, 0);
+  h.t0_us = (long)(now_s() * 1e6);
+  cuzk_parallel_for(c.p, 2, 1, high_fn, &h, 0);
+  cuzk_pool_set_priority(0);
+  pthread_join(t, NULL);
+  CHECK_MSG(atomic_load(&h.both), "%s: H never had both threads", tiles ? "tiles" : "chunks");
+  /* L's pieces last 1 ms: H starts at once, not when L is done (~0.4 s later) */
+  CHECK_MSG(atomic_load(&h.first_us) < 100000, "%s: H started after %ld us",
+            tiles ? "tiles" : "chunks", atomic_load(&h.first_us));
+  CHECK_MSG(atomic_load(&c.during_high) == 0, "%s: %zu pieces of L started while H ran",
+            tiles ? "tiles" : "chunks", atomic_load(&c.during_high));
+  CHECK(atomic_load(&c.done) == c.n && atomic_load(&c.sum) == c.n * (c.n - 1) / 2);
+  cuzk_pool_destroy(c.p);
+}
+
 int main(void) {
   double t0 = now_s();
   test_create_args();
@@ -660,6 +755,8 @@ int main(void) {
   test_queue_overflow();
   test_inline();
   test_lifetime_and_churn();
+  test_priority(false);
+  test_priority(true);
   printf("test_pool: %.2f s\n", now_s() - t0);
   return check_summary("test_pool");
 }

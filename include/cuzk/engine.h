@@ -3,8 +3,9 @@
  * (CRITICAL > HIGH > NORMAL > LOW, FIFO within one), the PoRep partition pipeline (synthesis
  * workers -> bounded queue -> prove workers, admission by the bytes a partition is measured to
  * use), partition batching across sectors, the SRS manager (parameter sets loaded once, shared
- * by reference, evicted LRU within a byte budget) and the metrics. Generic over proof kinds:
- * kinds without a circuit yet end FAILED "unsupported proof kind". All functions are
+ * by reference, evicted LRU within a byte budget) and the metrics. Generic over proof kinds
+ * (PoRep C2, WinningPoSt, WindowPoSt); a kind without a circuit yet (SnapDeals) ends FAILED
+ * "unsupported proof kind". All functions are
  * thread-safe. Library code: errors are returned, log lines go to the configured callback.
  */
 #ifndef CUZK_ENGINE_H
@@ -69,6 +70,13 @@ typedef struct {
   uint64_t registered_proof;    /* the FFI ordinal */
   const uint8_t *vanilla_proof; /* PoRep: the C1 output (raw JSON or Curio's envelope); copied */
   size_t vanilla_proof_len;
+  /* PoSt: one bincode FallbackPoStSectorProof per sector (WinningPoSt: exactly one); copied. */
+  const uint8_t *const *vanilla_proofs;
+  const size_t *vanilla_proofs_len;
+  size_t n_vanilla_proofs;
+  const uint8_t *randomness; /* PoSt: 32 bytes (another length fails the job, naming it) */
+  size_t randomness_len;
+  uint32_t partition_index; /* WindowPoSt: the partition's index in the deadline's sector list */
   /* PoRep: when miner_id != 0, the C1's replica_id must be the one of this miner and sector. */
   uint64_t sector_number, miner_id;
 } cuzk_job_request;
@@ -158,10 +166,10 @@ void cuzk_job_result_clear(cuzk_job_result *r);
 cuzk_engine_err cuzk_engine_cancel(cuzk_engine *e, const char *job_id, bool *was_running);
 
 /* ---- parameter sets ------------------------------------------------------------------------- */
-/* Circuit ids: "porep-2k", "porep-8m", "porep-512m", "porep-32g", "porep-64g" (spec §2.9 plus the
- * test sizes). Tier as SRSStatus.Tier: HOT (decoded in memory), WARM (evicted from memory, its
- * .params file kept mapped and in the page cache: loading it again decodes without disk reads),
- * COLD (on disk only). */
+/* Circuit ids: "porep-2k", "porep-8m", "porep-512m", "porep-32g", "porep-64g", the same sizes
+ * for "winning-*" and "wpost-*" (WinningPoSt, WindowPoSt; docs/engine.md "Proof kinds"). Tier as
+ * SRSStatus.Tier: HOT (decoded in memory), WARM (evicted from memory, its .params file kept mapped
+ * and in the page cache: loading it again decodes without disk reads), COLD (on disk only). */
 enum { CUZK_SRS_HOT = 0, CUZK_SRS_WARM = 1, CUZK_SRS_COLD = 2 };
 typedef struct {
   char circuit_id[24];

@@ -17,6 +17,7 @@
 
 #include "cuzk/curve.h"
 #include "cuzk/field.h"
+#include "cuzk/file_map.h"
 #include "cuzk/pool.h"
 #include "cuzk/r1cs.h"
 
@@ -196,6 +197,26 @@ cuzk_g16_err cuzk_g16_verify(bool *ok, const cuzk_g16_pvk *pvk, const cuzk_g16_p
  * weights from the OS CSPRNG (groth16.md §5.3). One proof falls back to cuzk_g16_verify. */
 cuzk_g16_err cuzk_g16_verify_batch(bool *ok, const cuzk_g16_pvk *pvk, const cuzk_g16_proof *proofs,
                                    const cuzk_fr *const *inputs, size_t n_inputs, size_t n);
+
+/* ---- a circuit's parameter files (docs/groth16.md "Parameter files") ----------------------
+ * base is the path without extension (DIR/v28-<cache id>). Messages name the file and, for a bad
+ * .params, the byte offset and vector. */
+/* The prepared verifying key of base.vk. */
+cuzk_g16_err cuzk_g16_pvk_load(const char *base, cuzk_g16_pvk **pvk, char *msg, size_t msg_len);
+/* base.params decoded in parallel on pool, and base.vk prepared. */
+cuzk_g16_err cuzk_g16_params_load(const char *base, cuzk_pool *pool, cuzk_g16_params **params,
+                                  cuzk_g16_pvk **pvk, char *msg, size_t msg_len);
+/* A .params file already mapped (a daemon's WARM set: no disk read while the page cache holds
+ * it); path only names it in msg. */
+cuzk_g16_err cuzk_g16_params_decode(const cuzk_file_map *m, const char *path, cuzk_pool *pool,
+                                    cuzk_g16_params **params, char *msg, size_t msg_len);
+/* TEST parameters (seed = SHA-256 of base: anyone can forge proofs with them) for the circuit
+ * synthesized in cs (RECORD mode, not finished: the generator finishes it; the caller still
+ * destroys it), written as
+ * base.params, .vk and .meta (sector_bytes, marked as test parameters); the directory is created
+ * if missing. *gen_s (may be NULL): seconds spent generating. */
+cuzk_g16_err cuzk_g16_write_test_params(const char *base, cuzk_cs *cs, uint64_t sector_bytes,
+                                        cuzk_pool *pool, double *gen_s, char *msg, size_t msg_len);
 
 #ifdef __cplusplus
 }

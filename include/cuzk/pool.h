@@ -65,6 +65,18 @@ cuzk_task_group *cuzk_task_group_begin(cuzk_pool *p); /* NULL only on allocation
 void cuzk_task_spawn(cuzk_task_group *g, cuzk_task_fn fn, void *arg);
 void cuzk_task_group_wait(cuzk_task_group *g); /* runs queued tasks while waiting; frees g */
 
+/* Priorities (docs/engine.md "Priorities"): pool work submitted by a thread carries that
+ * thread's priority (default 0; nested work its parent's). While work of a higher priority is
+ * live, lower-priority work stops at its next chunk boundary (or yield point) and gives its
+ * threads to the higher one; it resumes where it stopped when that is done. The engine runs a
+ * WinningPoSt this way while a PoRep proof waits, its memory kept. */
+void cuzk_pool_set_priority(int prio); /* the calling thread's, for what it submits from now */
+int cuzk_pool_priority(void);
+/* Long work inside one chunk (the MSM's tile loops) calls this between pieces: if the calling
+ * thread's pool work is outranked, it parks here, its slot given away, until it is not. A no-op
+ * outside a session of p. */
+void cuzk_pool_yield_point(cuzk_pool *p);
+
 /* ---- large buffers ------------------------------------------------------------------------ */
 /* Page-aligned buffers for bases, scalars, buckets and NTT vectors: mmap'ed with MADV_HUGEPAGE
  * (first touch of fresh 4 KiB pages costs ~14 us each on this VM) and kept in a free list on

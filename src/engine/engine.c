@@ -94,6 +94,7 @@ static void free_engine(cuzk_engine *e) {
   cuzk_prom_registry_destroy(e->prom);
   cuzk_pool_destroy(e->pool);
   free(e->threads);
+  free(e->workers);
   free(e);
 }
 
@@ -139,18 +140,20 @@ cuzk_engine_err cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     threads = n > 0 ? (unsigned)n : 1;
   }
-  e->max_free_cs = cfg->synthesis_workers + cfg->prove_queue + cfg->prove_workers * cfg->batch_max;
+  e->n_synth = cfg->synthesis_workers + 1; /* + the CRITICAL lane */
+  e->n_prove = cfg->prove_workers + 1;
+  e->max_free_cs = e->n_synth + cfg->prove_queue + e->n_prove * cfg->batch_max;
   e->free_cs = calloc(e->max_free_cs, sizeof *e->free_cs);
-  e->n_synth = cfg->synthesis_workers;
-  e->n_prove = cfg->prove_workers;
   e->threads = calloc(e->n_synth + e->n_prove + 1, sizeof *e->threads);
+  e->workers = calloc(e->n_synth + e->n_prove, sizeof *e->workers);
   e->t_created = eng_now();
   eng_srs_init(e);
   if (!eng_metrics_init(e)) {
     free_engine(e);
     return CUZK_ENGINE_ENOMEM;
   }
-  if (!e->free_cs || !e->threads || cuzk_pool_create(&e->pool, threads) != CUZK_POOL_OK) {
+  if (!e->free_cs || !e->threads || !e->workers ||
+      cuzk_pool_create(&e->pool, threads) != CUZK_POOL_OK) {
     free_engine(e);
     snprintf(msg, len, "engine: cannot create the worker pool of %u threads", threads);
     return CUZK_ENGINE_ENOMEM;
@@ -159,7 +162,14 @@ cuzk_engine_err cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *
     void *(*fn)(void *) = i < e->n_synth                ? thread_main_synth
                           : i < e->n_synth + e->n_prove ? thread_main_prove
                                                         : thread_main_timer;
-    if (pthread_create(&e->threads[i], NULL, fn, e)) {
+    void *arg = e;
+    if (i < e->n_synth + e->n_prove) {
+      /* the last synthesis and the last prove thread are the CRITICAL lane */
+      bool lane = i == e->n_synth - 1 || i == e->n_synth + e->n_prove - 1;
+      e->workers[i] = (eng_worker){e, lane};
+      arg = &e->workers[i];
+    }
+    if (pthread_create(&e->threads[i], NULL, fn, arg)) {
       join_all(e);
       free_engine(e);
       snprintf(msg, len, "engine: cannot create its threads");
@@ -168,12 +178,38 @@ cuzk_engine_err cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *
     e->n_threads++;
   }
   eng_log(e, CUZK_LOG_INFO, NULL,
-          "engine: %u pool threads, %u synthesis and %u prove workers, prove queue %u, batch %u "
-          "(%u ms), memory budget %.1f GiB, parameters in %s",
-          threads, e->n_synth, e->n_prove, cfg->prove_queue, cfg->batch_max, cfg->batch_wait_ms,
-          (double)e->mem_budget / 1073741824.0, e->param_cache);
+          "engine: %u pool threads, %u synthesis and %u prove workers (+1 each for CRITICAL "
+          "work), prove queue %u, batch %u (%u ms), memory budget %.1f GiB, parameters in %s",
+          threads, e->n_synth - 1, e->n_prove - 1, cfg->prove_queue, cfg->batch_max,
+          cfg->batch_wait_ms, (double)e->mem_budget / 1073741824.0, e->param_cache);
   *out = e;
   return CUZK_ENGINE_OK;
+}
+
+/* The request's vanilla proof(s) into one buffer: the C1, or every sector's bytes in order. */
+static bool copy_inputs(eng_job *j, const cuzk_job_request *r) {
+  size_t n = r->vanilla_proof_len ? 1 : 0, total = r->vanilla_proof_len;
+  for (size_t i = 0; i < r->n_vanilla_proofs; i++)
+    total += r->vanilla_proofs_len[i];
+  n += r->n_vanilla_proofs;
+  if (!n) return true;
+  j->input = malloc(total ? total : 1);
+  j->input_lens = malloc(n * sizeof *j->input_lens);
+  if (!j->input || !j->input_lens) return false;
+  size_t at = 0, k = 0;
+  if (r->vanilla_proof_len) {
+    memcpy(j->input, r->vanilla_proof, r->vanilla_proof_len);
+    at = j->input_lens[k++] = r->vanilla_proof_len;
+  }
+  for (size_t i = 0; i < r->n_vanilla_proofs; i++) {
+    if (r->vanilla_proofs_len[i])
+      memcpy(j->input + at, r->vanilla_proofs[i], r->vanilla_proofs_len[i]);
+    at += j->input_lens[k++] = r->vanilla_proofs_len[i];
+  }
+  j->input_len = total;
+  j->n_inputs = n;
+  j->n_list_inputs = r->n_vanilla_proofs;
+  return true;
 }
 
 static cuzk_priority default_priority(cuzk_proof_kind k) {
@@ -185,7 +221,9 @@ static cuzk_priority default_priority(cuzk_proof_kind k) {
 cuzk_engine_err cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *r,
                                    char job_id[CUZK_JOB_ID_LEN], uint32_t *queue_position,
                                    char *msg, size_t len) {
-  if (!e || !r || !job_id || (r->vanilla_proof_len && !r->vanilla_proof)) {
+  if (!e || !r || !job_id || (r->vanilla_proof_len && !r->vanilla_proof) ||
+      (r->n_vanilla_proofs && (!r->vanilla_proofs || !r->vanilla_proofs_len)) ||
+      (r->randomness_len && !r->randomness)) {
     snprintf(msg, len, "submit: NULL argument");
     return CUZK_ENGINE_EINVAL;
   }
@@ -200,20 +238,22 @@ cuzk_engine_err cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *r,
   eng_job *j = calloc(1, sizeof *j);
   if (!j) return CUZK_ENGINE_ENOMEM;
   j->kind = r->kind;
+  j->ops = eng_kind_for(r->kind);
   j->prio = r->priority ? r->priority : default_priority(r->kind);
   j->registered_proof = r->registered_proof;
   j->sector_size = r->sector_size;
   j->miner_id = r->miner_id;
   j->sector_number = r->sector_number;
+  j->partition_index = r->partition_index;
+  j->randomness_len = r->randomness_len;
+  memcpy(j->randomness, r->randomness ? r->randomness : j->randomness,
+         r->randomness_len < 32 ? r->randomness_len : 32);
   j->request_id = strdup(r->request_id ? r->request_id : "");
-  j->input_len = r->vanilla_proof_len;
-  j->input = j->input_len ? malloc(j->input_len) : NULL;
-  if (!j->request_id || (j->input_len && !j->input) || !eng_new_id(j->id)) {
+  if (!j->request_id || !copy_inputs(j, r) || !eng_new_id(j->id)) {
     eng_free_job(j);
     snprintf(msg, len, "submit: out of memory");
     return CUZK_ENGINE_ENOMEM;
   }
-  if (j->input_len) memcpy(j->input, r->vanilla_proof, j->input_len);
   atomic_init(&j->cancel, 0);
   j->t_submit = eng_now();
 
@@ -230,16 +270,18 @@ cuzk_engine_err cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *r,
     ahead += a->state == JOB_QUEUED && a->prio >= j->prio;
   eng_insert(e, j);
   memcpy(job_id, j->id, CUZK_JOB_ID_LEN);
-  if (j->kind != CUZK_KIND_POREP_SEAL_COMMIT) {
+  if (!j->ops) {
     char why[128];
     snprintf(why, sizeof why, "unsupported proof kind: %s (no circuit for it yet)",
              cuzk_proof_kind_label(j->kind));
     eng_end(e, j, CUZK_JOB_FAILED, why);
   } else {
-    eng_log(e, CUZK_LOG_INFO, j->id, "submitted: %s, priority %d, %zu bytes, request_id '%s'",
-            cuzk_proof_kind_label(j->kind), (int)j->prio, j->input_len, j->request_id);
+    eng_log(e, CUZK_LOG_INFO, j->id,
+            "submitted: %s, priority %d, %zu bytes in %zu piece(s), request_id '%s'",
+            cuzk_proof_kind_label(j->kind), (int)j->prio, j->input_len, j->n_inputs, j->request_id);
   }
   pthread_cond_broadcast(&e->work_cv);
+  pthread_cond_broadcast(&e->space_cv); /* a worker held by backpressure may be outranked now */
   pthread_mutex_unlock(&e->mu);
   if (queue_position) *queue_position = ahead;
   return CUZK_ENGINE_OK;
@@ -386,13 +428,13 @@ cuzk_engine_err cuzk_engine_cancel(cuzk_engine *e, const char *job_id, bool *was
 cuzk_engine_err cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *s) {
   if (!e || !s) return CUZK_ENGINE_EINVAL;
   memset(s, 0, sizeof *s);
-  s->srs = calloc(ENG_NUM_SRS, sizeof *s->srs);
+  s->srs = calloc(e->n_srs, sizeof *s->srs);
   if (!s->srs) return CUZK_ENGINE_ENOMEM;
   pthread_mutex_lock(&e->mu);
-  for (unsigned i = 0; i < ENG_NUM_SRS; i++) {
+  for (unsigned i = 0; i < e->n_srs; i++) {
     const srs_set *x = &e->srs[i];
     cuzk_srs_info *o = &s->srs[s->n_srs++];
-    snprintf(o->circuit_id, sizeof o->circuit_id, "%s", x->id);
+    snprintf(o->circuit_id, sizeof o->circuit_id, "%s", x->circ->id);
     o->tier = eng_srs_tier(x);
     o->bytes = x->params ? x->bytes : x->warm.len;
     o->refs = x->refs;

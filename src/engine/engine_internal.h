@@ -20,23 +20,58 @@
 #include "cuzk/pool.h"
 #include "cuzk/prom.h"
 #include "cuzk/r1cs.h"
-#include "porep/c1.h"
-#include "porep/c2.h"
 
 typedef enum { JOB_QUEUED, JOB_PREPARING, JOB_RUNNING, JOB_FINISHING, JOB_ENDED } job_state;
 
 typedef struct eng_job eng_job;
+
+/* A circuit the engine proves with: one parameter set. Filled by its kind (docs/engine.md "Proof
+ * kinds"). */
+typedef struct {
+  const char *id;        /* "porep-2k", "winning-32g", "wpost-8m", ... */
+  uint64_t sector_bytes; /* test sizes (<= 512 MiB) may get generated TEST parameters */
+  const void *arg;       /* the kind's description of the circuit (a seal or PoSt proof) */
+  /* dir/<file name without extension>; false if it does not fit */
+  bool (*param_base)(char *out, size_t len, const char *dir, const void *arg);
+  /* writes TEST parameters into dir; false with msg */
+  bool (*setup_test)(const void *arg, const char *dir, cuzk_pool *pool, double *gen_s, char *msg,
+                     size_t len);
+} eng_circuit;
+
+/* One proof kind: all that the scheduler, the SRS manager and the workers know of it. Every
+ * function runs without the engine lock. */
+typedef struct {
+  cuzk_proof_kind kind;
+  const eng_circuit *circuits;
+  unsigned n_circuits;
+  /* Parses and checks j's request (j->input, j->randomness, ...), sets j->work (freed by
+   * free_work) and j->parts, and names the circuit to prove with. false with msg naming the
+   * request field. */
+  bool (*prepare)(eng_job *j, const eng_circuit **circuit, char *msg, size_t len);
+  /* Synthesizes partition part into cs (PROVE mode); concurrent calls for distinct partitions. */
+  bool (*synthesize)(const eng_job *j, cuzk_cs *cs, unsigned part, char *msg, size_t len);
+  /* The self-check: every partition proof against the public inputs re-derived from the request
+   * (never from the vanilla proofs' own claims). false with msg naming the partition. */
+  bool (*verify)(const eng_job *j, const cuzk_g16_pvk *pvk, const cuzk_g16_proof *proofs, char *msg,
+                 size_t len);
+  void (*describe)(const eng_job *j, char *out, size_t len); /* the log line once prepared */
+  void (*free_work)(void *work);
+} eng_kind;
+
+extern const eng_kind eng_kind_porep, eng_kind_winning_post, eng_kind_window_post;
+/* The kinds the engine proves, NULL-terminated; eng_kind_for is NULL for one it does not. */
+extern const eng_kind *const eng_kinds[];
+const eng_kind *eng_kind_for(cuzk_proof_kind k);
 
 /* One parameter set (a circuit): loaded once, shared by reference count. Tiers: HOT (params
  * decoded in memory), WARM (not decoded, its .params file kept mapped and read into the page cache:
  * loading it again decodes without reading the disk), COLD (neither). pvk stays while HOT or
  * WARM. */
 typedef struct {
-  char id[24];                  /* "porep-2k" ... */
-  const cuzk_seal_proof *proof; /* the V1_1 proof of its sector size (all variants share it) */
-  char base[4096];              /* file path without extension, in param_cache */
-  char test_base[4096];         /* the same in test_params_dir (generated TEST parameters) */
-  cuzk_g16_params *params;      /* NULL unless loaded */
+  const eng_circuit *circ;
+  char base[4096];         /* file path without extension, in param_cache */
+  char test_base[4096];    /* the same in test_params_dir (generated TEST parameters) */
+  cuzk_g16_params *params; /* NULL unless loaded */
   cuzk_g16_pvk *pvk;
   const char *loaded_base; /* base or test_base: the files params/pvk came from */
   cuzk_file_map warm;      /* mapped while WARM */
@@ -48,7 +83,7 @@ typedef struct {
   uint64_t part_bytes;     /* admission cost of one partition: estimated, then measured */
   bool part_measured;
 } srs_set;
-#define ENG_NUM_SRS 5
+#define ENG_MAX_SRS 24
 
 typedef struct watch {
   uint64_t id;
@@ -67,16 +102,21 @@ struct eng_job {
   cuzk_proof_kind kind;
   cuzk_priority prio;
   uint64_t seq;
+  const eng_kind *ops;
   uint64_t registered_proof, sector_size, miner_id, sector_number;
-  uint8_t *input; /* the request's vanilla proof until prepared */
-  size_t input_len;
+  /* The request's vanilla proofs until prepared: n_inputs pieces of input_lens[i] bytes, stored
+   * one after another in input: vanilla_proof first if it was set (PoRep: the C1), then the
+   * n_list_inputs elements of vanilla_proofs (PoSt: one per sector). */
+  uint8_t *input;
+  size_t input_len, n_inputs, n_list_inputs, *input_lens;
+  uint8_t randomness[32]; /* PoSt; randomness_len as received (only 32 is valid) */
+  size_t randomness_len;
+  uint32_t partition_index;
   job_state state;
   _Atomic int cancel; /* read by workers and the prover without the lock */
   bool failed;        /* a partition failed: skip the others */
   char error[512];    /* the first failure */
-  /* PoRep */
-  cuzk_c1 *c1;
-  cuzk_c2_ctx ctx;
+  void *work;         /* the kind's prepared request (ops->free_work) */
   srs_set *srs;
   unsigned parts, next_part, in_flight, proved;
   cuzk_g16_proof *proofs;
@@ -112,10 +152,11 @@ struct cuzk_engine {
   pthread_cond_t srs_cv;   /* a parameter set finished loading */
   pthread_cond_t idle_cv;  /* a job ended */
   cuzk_pool *pool;
-  pthread_t *threads; /* synthesis workers, prove workers, the timer */
-  unsigned n_threads, n_synth, n_prove;
-  bool stopping; /* no new jobs */
-  bool quitting; /* threads exit */
+  pthread_t *threads;                   /* synthesis workers, prove workers, the timer */
+  unsigned n_threads, n_synth, n_prove; /* n_synth / n_prove include the CRITICAL lane's one */
+  struct eng_worker *workers;           /* the arguments of the synthesis and prove threads */
+  bool stopping;                        /* no new jobs */
+  bool quitting;                        /* threads exit */
 
   eng_job *buckets[ENG_BUCKETS];
   eng_job *active; /* QUEUED..FINISHING, scheduling order */
@@ -128,7 +169,8 @@ struct cuzk_engine {
   unsigned n_free_cs, max_free_cs;
 
   uint64_t mem_used, mem_budget;
-  srs_set srs[ENG_NUM_SRS];
+  srs_set srs[ENG_MAX_SRS];
+  unsigned n_srs;
   uint64_t srs_bytes;
   uint64_t warm_bytes, warm_budget; /* file bytes of WARM sets; 0 budget: no WARM tier */
 
@@ -157,6 +199,10 @@ void eng_log(cuzk_engine *e, cuzk_log_level lv, const char *job_id, const char *
 bool eng_new_id(char id[CUZK_JOB_ID_LEN]);
 eng_job *eng_find(cuzk_engine *e, const char *id); /* locked */
 void eng_insert(cuzk_engine *e, eng_job *j);       /* locked: table + active list */
+/* The scheduling order, the one rule for the active list and the prove queue: a runs before b
+ * if its priority is higher, or equal and it was submitted first. */
+bool eng_job_before(const eng_job *a, const eng_job *b);
+void eng_free_input(eng_job *j); /* the request's vanilla proofs, once prepared */
 /* locked: the job ends with status/msg; removes it from the active list, releases its parameter
  * set, frees its work data, counts it and wakes its watches. */
 void eng_end(cuzk_engine *e, eng_job *j, cuzk_job_status status, const char *msg);
@@ -166,7 +212,7 @@ void eng_free_job(eng_job *j);
 /* ---- srs.c ------------------------------------------------------------------------------------
  */
 void eng_srs_init(cuzk_engine *e);
-srs_set *eng_srs_for_sector(cuzk_engine *e, uint64_t sector_bytes);
+srs_set *eng_srs_for(cuzk_engine *e, const eng_circuit *c);
 srs_set *eng_srs_by_id(cuzk_engine *e, const char *id);
 /* unlocked: loads (or generates test parameters, if allowed and missing) and takes a
  * reference. false with msg on failure. */
@@ -176,12 +222,12 @@ void eng_srs_evict_over_budget(cuzk_engine *e);   /* locked */
 int eng_srs_tier(const srs_set *s);               /* locked: CUZK_SRS_HOT/WARM/COLD */
 void eng_srs_free_all(cuzk_engine *e);
 
-/* ---- porep_job.c ------------------------------------------------------------------------------
+/* ---- kinds.c ----------------------------------------------------------------------------------
  */
-/* unlocked: parse and check the C1, acquire the parameters; fills parts/proofs. */
-bool eng_porep_prepare(cuzk_engine *e, eng_job *j, char *msg, size_t len);
-/* unlocked: verify the partition proofs and build the proof bytes in j->result. */
-bool eng_porep_finish(cuzk_engine *e, eng_job *j, char *msg, size_t len);
+/* unlocked: the kind's prepare, then its parameter set acquired; fills parts/proofs. */
+bool eng_prepare_job(cuzk_engine *e, eng_job *j, char *msg, size_t len);
+/* unlocked: the kind's self-check (when configured), then the proof bytes in j->result. */
+bool eng_finish_job(cuzk_engine *e, eng_job *j, char *msg, size_t len);
 
 /* ---- metrics.c --------------------------------------------------------------------------------
  */
@@ -190,7 +236,14 @@ void eng_stage(cuzk_engine *e, int stage, double seconds);
 
 /* ---- workers.c --------------------------------------------------------------------------------
  */
-void *eng_synth_main(void *arg);
+/* A synthesis or prove thread. The configured workers take any work; one more of each, the
+ * CRITICAL lane, takes only CRITICAL work, so that a WinningPoSt never waits for a worker busy
+ * with lower-priority work (docs/engine.md "Priorities"). */
+typedef struct eng_worker {
+  cuzk_engine *e;
+  bool critical_lane;
+} eng_worker;
+void *eng_synth_main(void *arg); /* arg: eng_worker */
 void *eng_prove_main(void *arg);
 /* locked: ends j if it has nothing in flight and is done, failed or cancelled (may unlock to
  * verify). */

@@ -60,8 +60,7 @@ eng_job *eng_find(cuzk_engine *e, const char *id) {
   return NULL;
 }
 
-/* a runs before b: higher priority, then earlier submission */
-static bool before(const eng_job *a, const eng_job *b) {
+bool eng_job_before(const eng_job *a, const eng_job *b) {
   return a->prio != b->prio ? a->prio > b->prio : a->seq < b->seq;
 }
 
@@ -70,7 +69,7 @@ void eng_insert(cuzk_engine *e, eng_job *j) {
   j->hnext = e->buckets[b];
   e->buckets[b] = j;
   eng_job **p = &e->active;
-  while (*p && !before(j, *p))
+  while (*p && !eng_job_before(j, *p))
     p = &(*p)->anext;
   j->anext = *p;
   *p = j;
@@ -120,12 +119,11 @@ void eng_end(cuzk_engine *e, eng_job *j, cuzk_job_status status, const char *msg
     eng_srs_release(e, j->srs);
     j->srs = NULL;
   }
-  cuzk_c1_free(j->c1);
-  j->c1 = NULL;
+  if (j->ops && j->ops->free_work) j->ops->free_work(j->work);
+  j->work = NULL;
   free(j->proofs);
   j->proofs = NULL;
-  free(j->input);
-  j->input = NULL;
+  eng_free_input(j);
   unsigned k = (unsigned)j->kind < CUZK_NUM_PROOF_KINDS ? (unsigned)j->kind : 0;
   if (status == CUZK_JOB_COMPLETED) {
     cuzk_prom_inc(e->m_completed_total);
@@ -152,10 +150,18 @@ void eng_end(cuzk_engine *e, eng_job *j, cuzk_job_status status, const char *msg
   pthread_cond_broadcast(&e->work_cv);
 }
 
-void eng_free_job(eng_job *j) {
-  cuzk_c1_free(j->c1);
-  free(j->proofs);
+void eng_free_input(eng_job *j) {
   free(j->input);
+  free(j->input_lens);
+  j->input = NULL;
+  j->input_lens = NULL;
+  j->input_len = j->n_inputs = j->n_list_inputs = 0;
+}
+
+void eng_free_job(eng_job *j) {
+  if (j->ops && j->ops->free_work) j->ops->free_work(j->work);
+  free(j->proofs);
+  eng_free_input(j);
   free(j->request_id);
   free(j->result.proof);
   free(j);

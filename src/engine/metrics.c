@@ -96,8 +96,8 @@ bool eng_metrics_init(cuzk_engine *e) {
                           "Bytes of parameter files kept mapped after eviction (WARM tier)", &ok);
   e->f_srs_loaded = family(e, CUZK_PROM_GAUGE, "cuzk_srs_loaded",
                            "1 if the parameter set is loaded", "circuit_id", NULL, 0, &ok);
-  for (unsigned i = 0; i < ENG_NUM_SRS; i++)
-    labelled(e->f_srs_loaded, e->srs[i].id, &ok);
+  for (unsigned i = 0; i < e->n_srs; i++)
+    labelled(e->f_srs_loaded, e->srs[i].circ->id, &ok);
   return ok;
 }
 
@@ -124,8 +124,8 @@ char *cuzk_engine_metrics_text(cuzk_engine *e) {
   cuzk_prom_set(e->m_mem_budget, (double)e->mem_budget);
   cuzk_prom_set(e->m_srs_bytes, (double)e->srs_bytes);
   cuzk_prom_set(e->m_warm_bytes, (double)e->warm_bytes);
-  for (unsigned i = 0; i < ENG_NUM_SRS; i++) {
-    const char *v[1] = {e->srs[i].id};
+  for (unsigned i = 0; i < e->n_srs; i++) {
+    const char *v[1] = {e->srs[i].circ->id};
     cuzk_prom_set(cuzk_prom_series_get(e->f_srs_loaded, v), e->srs[i].params ? 1 : 0);
   }
   pthread_mutex_unlock(&e->mu);
@@ -213,13 +213,13 @@ char *cuzk_engine_status_json(cuzk_engine *e) {
     first = false;
   }
   put(&b, "],\"allocations\":{\"srs\":[");
-  for (unsigned i = 0; i < ENG_NUM_SRS; i++) {
+  for (unsigned i = 0; i < e->n_srs; i++) {
     const srs_set *s = &e->srs[i];
     put(&b,
         "%s{\"circuit_id\":\"%s\",\"loaded\":%s,\"tier\":\"%s\",\"bytes\":%llu,"
         "\"warm_file_bytes\":%llu,\"warm_resident_bytes\":%llu,\"refs\":%u,"
         "\"partition_bytes\":%llu,\"partition_bytes_measured\":%s}",
-        i ? "," : "", s->id, s->params ? "true" : "false", tier_names[eng_srs_tier(s)],
+        i ? "," : "", s->circ->id, s->params ? "true" : "false", tier_names[eng_srs_tier(s)],
         (unsigned long long)s->bytes, (unsigned long long)s->warm.len,
         (unsigned long long)cuzk_file_map_resident(&s->warm), s->refs,
         (unsigned long long)s->part_bytes, s->part_measured ? "true" : "false");

@@ -1,29 +1,56 @@
-/* A PoRep C2 job: before its partitions run, the C1 is parsed (raw JSON or Curio's envelope),
- * checked against the request and by seal_commit_phase2's rules (porep/c2.h), and its parameter
- * set acquired; after the last partition, the proofs are verified (verify_seal) and concatenated
- * in partition order. */
+/* The PoRep C2 kind: the C1 is parsed (raw JSON or Curio's envelope) and checked against the
+ * request and by seal_commit_phase2's rules (porep/c2.h) before any partition runs; partitions
+ * are the StackedCircuit's; the self-check is verify_seal's. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/engine_internal.h"
+#include "porep/c1.h"
+#include "porep/c2.h"
 
-bool eng_porep_prepare(cuzk_engine *e, eng_job *j, char *msg, size_t len) {
-  cuzk_c1_errbuf eb;
-  cuzk_c1_read_info info;
-  if (!j->input_len) {
-    snprintf(msg, len, "vanilla_proof: empty (a PoRep job needs the C1 output)");
-    return false;
-  }
-  if (cuzk_c1_read(&j->c1, j->input, j->input_len, 0, &info, &eb)) {
-    snprintf(msg, len, "vanilla_proof: %s", eb.msg);
-    return false;
-  }
-  free(j->input); /* up to ~70 MB at 32 GiB: not needed any more */
-  j->input = NULL;
-  j->input_len = 0;
-  const cuzk_c1 *c1 = j->c1;
-  /* 0 is also proto3's "not set": only a different nonzero id is a mismatch */
+typedef struct {
+  cuzk_c1 *c1;
+  cuzk_c2_ctx ctx;
+} porep_work;
+
+/* The circuits: the V1_1 proof of each registered sector size stands for all its variants (V1
+ * and synthetic prove with the same circuit and parameters). */
+static const unsigned proof_ids[] = {5, 6, 7, 8, 9};
+
+static bool param_base(char *out, size_t len, const char *dir, const void *arg) {
+  const cuzk_seal_proof *p;
+  return !cuzk_seal_proof_by_id(&p, *(const unsigned *)arg) && cuzk_c2_param_base(out, len, dir, p);
+}
+
+static bool setup_test(const void *arg, const char *dir, cuzk_pool *pool, double *gen_s, char *msg,
+                       size_t len) {
+  const cuzk_seal_proof *p;
+  if (cuzk_seal_proof_by_id(&p, *(const unsigned *)arg)) return false;
+  return cuzk_c2_setup_test_params(p, dir, pool, gen_s, msg, len) == CUZK_POREP_OK;
+}
+
+#define KIB UINT64_C(1024)
+static const eng_circuit circuits[] = {
+    {"porep-2k", 2 * KIB, &proof_ids[0], param_base, setup_test},
+    {"porep-8m", 8 * KIB *KIB, &proof_ids[1], param_base, setup_test},
+    {"porep-512m", 512 * KIB *KIB, &proof_ids[2], param_base, setup_test},
+    {"porep-32g", 32 * KIB *KIB *KIB, &proof_ids[3], param_base, setup_test},
+    {"porep-64g", 64 * KIB *KIB *KIB, &proof_ids[4], param_base, setup_test},
+};
+
+static void free_work(void *work) {
+  porep_work *w = work;
+  if (!w) return;
+  cuzk_c1_free(w->c1);
+  free(w);
+}
+
+/* The request's fields against the C1 (0 is also proto3's "not set": only a different nonzero
+ * value is a mismatch). */
+static bool check_request(const eng_job *j, const porep_work *w, const cuzk_c1_read_info *info,
+                          char *msg, size_t len) {
+  const cuzk_c1 *c1 = w->c1;
   if (j->registered_proof && j->registered_proof != c1->registered_proof) {
     const cuzk_seal_proof *p;
     snprintf(msg, len, "registered_proof: the request says %llu, the C1 says %u (%s)",
@@ -31,77 +58,103 @@ bool eng_porep_prepare(cuzk_engine *e, eng_job *j, char *msg, size_t len) {
              cuzk_seal_proof_by_id(&p, c1->registered_proof) ? "?" : p->name);
     return false;
   }
-  char sub[512];
-  if (cuzk_c2_ctx_init(&j->ctx, c1, sub, sizeof sub)) {
-    snprintf(msg, len, "vanilla_proof: %s", sub);
-    return false;
-  }
-  uint64_t bytes = j->ctx.proof->sector->bytes;
+  uint64_t bytes = w->ctx.proof->sector->bytes;
   if (j->sector_size && j->sector_size != bytes) {
     snprintf(msg, len, "sector_size: %llu, but %s seals %llu-byte sectors",
-             (unsigned long long)j->sector_size, j->ctx.proof->name, (unsigned long long)bytes);
+             (unsigned long long)j->sector_size, w->ctx.proof->name, (unsigned long long)bytes);
     return false;
   }
-  if (info.source == CUZK_C1_SRC_ENVELOPE && j->sector_number &&
-      (uint64_t)info.sector_num != j->sector_number) {
+  if (info->source == CUZK_C1_SRC_ENVELOPE && j->sector_number &&
+      (uint64_t)info->sector_num != j->sector_number) {
     snprintf(msg, len, "sector_number: %llu, but the envelope's SectorNum is %lld",
-             (unsigned long long)j->sector_number, (long long)info.sector_num);
-    return false;
-  }
-  cuzk_c2_sector sec = {j->miner_id, j->sector_number};
-  if (cuzk_c2_check(&j->ctx, j->miner_id ? &sec : NULL, sub, sizeof sub)) {
-    snprintf(msg, len, "vanilla_proof: %s", sub);
-    return false;
-  }
-  srs_set *s = eng_srs_for_sector(e, bytes);
-  if (!s) {
-    snprintf(msg, len, "sector_size: no PoRep circuit for %llu-byte sectors",
-             (unsigned long long)bytes);
-    return false;
-  }
-  double load_s = 0;
-  if (!eng_srs_acquire(e, s, &load_s, msg, len)) return false;
-  j->srs_s = load_s;
-  j->parts = j->ctx.partitions;
-  j->proofs = calloc(j->parts, sizeof *j->proofs);
-  pthread_mutex_lock(&e->mu);
-  j->srs = s; /* released by eng_end */
-  pthread_mutex_unlock(&e->mu);
-  if (!j->proofs) {
-    snprintf(msg, len, "out of memory");
+             (unsigned long long)j->sector_number, (long long)info->sector_num);
     return false;
   }
   return true;
 }
 
-bool eng_porep_finish(cuzk_engine *e, eng_job *j, char *msg, size_t len) {
-  double t0 = eng_now();
-  if (e->cfg.verify_proofs) {
-    bool all = false, *ok = calloc(j->parts, sizeof *ok);
-    if (!ok || cuzk_c2_verify(&all, ok, &j->ctx, j->srs->pvk, j->proofs, 0, j->parts)) {
-      free(ok);
-      snprintf(msg, len, "PoRep proof self-check could not run (out of memory)");
-      return false;
-    }
-    if (!all) {
-      unsigned bad = 0;
-      while (bad < j->parts && ok[bad])
-        bad++;
-      free(ok);
-      snprintf(msg, len, "PoRep proof self-check failed: partition %u does not verify", bad);
-      return false;
-    }
-    free(ok);
+static bool prepare(eng_job *j, const eng_circuit **circuit, char *msg, size_t len) {
+  if (j->n_list_inputs) {
+    snprintf(msg, len,
+             "vanilla_proofs: %zu elements, but a PoRep job takes its C1 in vanilla_proof",
+             j->n_list_inputs);
+    return false;
   }
-  uint8_t *out = malloc((size_t)j->parts * CUZK_G16_PROOF_BYTES);
-  if (!out) {
+  if (j->n_inputs != 1 || !j->input_len) {
+    snprintf(msg, len, "vanilla_proof: empty (a PoRep job needs the C1 output)");
+    return false;
+  }
+  porep_work *w = calloc(1, sizeof *w);
+  if (!w) {
     snprintf(msg, len, "out of memory");
     return false;
   }
-  for (unsigned k = 0; k < j->parts; k++)
-    cuzk_g16_proof_write(out + (size_t)k * CUZK_G16_PROOF_BYTES, &j->proofs[k]);
-  j->result.proof = out;
-  j->result.proof_len = (size_t)j->parts * CUZK_G16_PROOF_BYTES;
-  eng_stage(e, ST_VERIFY, eng_now() - t0); /* prom series are thread-safe */
+  j->work = w;
+  cuzk_c1_errbuf eb;
+  cuzk_c1_read_info info;
+  if (cuzk_c1_read(&w->c1, j->input, j->input_len, 0, &info, &eb)) {
+    snprintf(msg, len, "vanilla_proof: %s", eb.msg);
+    return false;
+  }
+  eng_free_input(j); /* up to ~70 MB at 32 GiB: not needed any more */
+  char sub[512];
+  if (cuzk_c2_ctx_init(&w->ctx, w->c1, sub, sizeof sub)) {
+    snprintf(msg, len, "vanilla_proof: %s", sub);
+    return false;
+  }
+  if (!check_request(j, w, &info, msg, len)) return false;
+  cuzk_c2_sector sec = {j->miner_id, j->sector_number};
+  if (cuzk_c2_check(&w->ctx, j->miner_id ? &sec : NULL, sub, sizeof sub)) {
+    snprintf(msg, len, "vanilla_proof: %s", sub);
+    return false;
+  }
+  uint64_t bytes = w->ctx.proof->sector->bytes;
+  *circuit = NULL;
+  for (size_t i = 0; i < sizeof circuits / sizeof *circuits; i++)
+    if (circuits[i].sector_bytes == bytes) *circuit = &circuits[i];
+  if (!*circuit) {
+    snprintf(msg, len, "sector_size: no PoRep circuit for %llu-byte sectors",
+             (unsigned long long)bytes);
+    return false;
+  }
+  j->parts = w->ctx.partitions;
   return true;
 }
+
+static bool synthesize(const eng_job *j, cuzk_cs *cs, unsigned part, char *msg, size_t len) {
+  const porep_work *w = j->work;
+  return cuzk_stacked_synthesize(cs, &w->ctx.cfg, w->c1, part, msg, len) == CUZK_POREP_OK;
+}
+
+static bool verify(const eng_job *j, const cuzk_g16_pvk *pvk, const cuzk_g16_proof *proofs,
+                   char *msg, size_t len) {
+  const porep_work *w = j->work;
+  bool all = false, *ok = calloc(j->parts, sizeof *ok);
+  if (!ok || cuzk_c2_verify(&all, ok, &w->ctx, pvk, proofs, 0, j->parts)) {
+    free(ok);
+    snprintf(msg, len, "PoRep proof self-check could not run (out of memory)");
+    return false;
+  }
+  unsigned bad = 0;
+  while (bad < j->parts && ok[bad])
+    bad++;
+  free(ok);
+  if (!all) snprintf(msg, len, "PoRep proof self-check failed: partition %u does not verify", bad);
+  return all;
+}
+
+static void describe(const eng_job *j, char *out, size_t len) {
+  const porep_work *w = j->work;
+  snprintf(out, len, "%s: %u partitions", w->ctx.proof->name, j->parts);
+}
+
+const eng_kind eng_kind_porep = {
+    CUZK_KIND_POREP_SEAL_COMMIT,
+    circuits,
+    sizeof circuits / sizeof *circuits,
+    prepare,
+    synthesize,
+    verify,
+    describe,
+    free_work,
+};

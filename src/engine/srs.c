@@ -1,22 +1,15 @@
-/* The SRS manager: one parameter set per PoRep sector size, loaded on first use (or PreloadSRS),
- * shared by reference count, evicted least recently used among the unreferenced ones when the
- * loaded sets exceed the byte budget. An evicted set goes WARM when its file fits the WARM budget:
- * the .params file stays mapped and is read into the page cache, so loading it again only decodes
- * (no disk read); the least recently demoted WARM sets go COLD when the budget is exceeded. Missing
- * files of test sizes may be generated (TEST parameters) when the configuration allows it. */
+/* The SRS manager: one parameter set per circuit of every proof kind, loaded on first use (or
+ * PreloadSRS), shared by reference count, evicted least recently used among the unreferenced ones
+ * when the loaded sets exceed the byte budget. An evicted set goes WARM when its file fits the WARM
+ * budget: the .params file stays mapped and is read into the page cache, so loading it again only
+ * decodes (no disk read); the least recently demoted WARM sets go COLD when the budget is exceeded.
+ * Missing files of test sizes may be generated (TEST parameters) when the configuration allows it.
+ */
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "engine/engine_internal.h"
-
-/* The registered proofs whose circuits the engine serves: the V1_1 proof of each registered
- * sector size (V1 and the synthetic variant prove with the same circuit and parameters). */
-static const struct {
-  unsigned proof_id;
-  const char *id;
-} sets[ENG_NUM_SRS] = {
-    {5, "porep-2k"}, {6, "porep-8m"}, {7, "porep-512m"}, {8, "porep-32g"}, {9, "porep-64g"}};
 
 /* A partition's admission cost before one was measured: the witness, a/b/c and the prover's
  * three domain-sized vectors (its MSM scratch is small next to them). */
@@ -25,27 +18,29 @@ static uint64_t estimate_part_bytes(const cuzk_g16_params *p) {
   return 32 * vars + 3 * 32 * m + 3 * 32 * m + m / 2;
 }
 
+/* Every circuit of every kind, in the kinds' order (GetStatus lists them so). */
 void eng_srs_init(cuzk_engine *e) {
-  for (unsigned i = 0; i < ENG_NUM_SRS; i++) {
-    srs_set *s = &e->srs[i];
-    memset(s, 0, sizeof *s);
-    snprintf(s->id, sizeof s->id, "%s", sets[i].id);
-    if (cuzk_seal_proof_by_id(&s->proof, sets[i].proof_id) ||
-        !cuzk_c2_param_base(s->base, sizeof s->base, e->param_cache, s->proof) ||
-        !cuzk_c2_param_base(s->test_base, sizeof s->test_base, e->test_params_dir, s->proof))
-      s->base[0] = 0;
-  }
+  e->n_srs = 0;
+  for (const eng_kind *const *k = eng_kinds; *k; k++)
+    for (unsigned i = 0; i < (*k)->n_circuits && e->n_srs < ENG_MAX_SRS; i++) {
+      srs_set *s = &e->srs[e->n_srs++];
+      memset(s, 0, sizeof *s);
+      s->circ = &(*k)->circuits[i];
+      if (!s->circ->param_base(s->base, sizeof s->base, e->param_cache, s->circ->arg) ||
+          !s->circ->param_base(s->test_base, sizeof s->test_base, e->test_params_dir, s->circ->arg))
+        s->base[0] = 0;
+    }
 }
 
-srs_set *eng_srs_for_sector(cuzk_engine *e, uint64_t sector_bytes) {
-  for (unsigned i = 0; i < ENG_NUM_SRS; i++)
-    if (e->srs[i].proof && e->srs[i].proof->sector->bytes == sector_bytes) return &e->srs[i];
+srs_set *eng_srs_for(cuzk_engine *e, const eng_circuit *c) {
+  for (unsigned i = 0; i < e->n_srs; i++)
+    if (e->srs[i].circ == c) return &e->srs[i];
   return NULL;
 }
 
 srs_set *eng_srs_by_id(cuzk_engine *e, const char *id) {
-  for (unsigned i = 0; i < ENG_NUM_SRS; i++)
-    if (!strcmp(e->srs[i].id, id)) return &e->srs[i];
+  for (unsigned i = 0; i < e->n_srs; i++)
+    if (!strcmp(e->srs[i].circ->id, id)) return &e->srs[i];
   return NULL;
 }
 
@@ -61,28 +56,29 @@ static bool file_ok(const char *base, const char *ext) {
 static bool load(cuzk_engine *e, srs_set *s, cuzk_g16_params **params, cuzk_g16_pvk **pvk,
                  const char **used, char *msg, size_t len) {
   if (!s->base[0]) {
-    snprintf(msg, len, "%s: parameter path too long", s->id);
+    snprintf(msg, len, "%s: parameter path too long", s->circ->id);
     return false;
   }
   const char *base = s->base;
   if (!file_ok(base, ".params") || !file_ok(base, ".vk")) {
-    if (!e->cfg.generate_test_params || s->proof->sector->bytes > (UINT64_C(512) << 20)) {
-      snprintf(msg, len, "%s: parameter file %s.params (or .vk) not found", s->id, s->base);
+    if (!e->cfg.generate_test_params || s->circ->sector_bytes > (UINT64_C(512) << 20)) {
+      snprintf(msg, len, "%s: parameter file %s.params (or .vk) not found", s->circ->id, s->base);
       return false;
     }
     base = s->test_base;
     if (!file_ok(base, ".params") || !file_ok(base, ".vk")) {
       eng_log(e, CUZK_LOG_WARN, NULL,
-              "%s: generating TEST parameters into %s (insecure: for tests and development)", s->id,
-              e->test_params_dir);
+              "%s: generating TEST parameters into %s (insecure: for tests and development)",
+              s->circ->id, e->test_params_dir);
       double gen_s = 0;
-      if (cuzk_c2_setup_test_params(s->proof, e->test_params_dir, e->pool, &gen_s, msg, len))
+      if (!s->circ->setup_test(s->circ->arg, e->test_params_dir, e->pool, &gen_s, msg, len))
         return false;
-      eng_log(e, CUZK_LOG_INFO, NULL, "%s: TEST parameters generated in %.1f s", s->id, gen_s);
+      eng_log(e, CUZK_LOG_INFO, NULL, "%s: TEST parameters generated in %.1f s", s->circ->id,
+              gen_s);
     }
   }
   *used = base;
-  return cuzk_c2_params_load(base, e->pool, params, pvk, msg, len) == CUZK_POREP_OK;
+  return cuzk_g16_params_load(base, e->pool, params, pvk, msg, len) == CUZK_G16_OK;
 }
 
 /* unlocked: decodes a WARM set's mapping (consumed); false with *stale if the file changed since
@@ -92,11 +88,11 @@ static bool load_warm(cuzk_engine *e, srs_set *s, cuzk_file_map *m, const char *
   char path[4200];
   snprintf(path, sizeof path, "%s.params", base);
   *stale = !cuzk_file_map_current(m, path);
-  bool ok = !*stale && cuzk_c2_params_decode(m, path, e->pool, params, msg, len) == CUZK_POREP_OK;
+  bool ok = !*stale && cuzk_g16_params_decode(m, path, e->pool, params, msg, len) == CUZK_G16_OK;
   cuzk_file_map_close(m);
   if (*stale)
     eng_log(e, CUZK_LOG_WARN, NULL, "%s: %s changed since it was kept WARM: reading it again",
-            s->id, path);
+            s->circ->id, path);
   return ok;
 }
 
@@ -147,7 +143,7 @@ bool eng_srs_acquire(cuzk_engine *e, srs_set *s, double *load_s, char *msg, size
     s->last_used = eng_now();
     if (!s->part_measured) s->part_bytes = estimate_part_bytes(params);
     eng_stage(e, ST_SRS_LOAD, *load_s);
-    eng_log(e, CUZK_LOG_INFO, NULL, "%s: loaded %.1f MiB in %.2f s%s", s->id,
+    eng_log(e, CUZK_LOG_INFO, NULL, "%s: loaded %.1f MiB in %.2f s%s", s->circ->id,
             (double)s->bytes / 1048576.0, *load_s,
             from_warm && !stale ? " (from WARM: decoded from the mapped file)" : "");
     eng_srs_evict_over_budget(e);
@@ -163,7 +159,7 @@ int eng_srs_tier(const srs_set *s) {
 
 /* locked: WARM -> COLD */
 static void cool(cuzk_engine *e, srs_set *s) {
-  eng_log(e, CUZK_LOG_INFO, NULL, "%s: WARM mapping dropped (%.1f MiB file): COLD", s->id,
+  eng_log(e, CUZK_LOG_INFO, NULL, "%s: WARM mapping dropped (%.1f MiB file): COLD", s->circ->id,
           (double)s->warm.len / 1048576.0);
   e->warm_bytes -= s->warm.len;
   cuzk_file_map_close(&s->warm);
@@ -175,7 +171,7 @@ static void cool(cuzk_engine *e, srs_set *s) {
 static void cool_over_budget(cuzk_engine *e) {
   while (e->warm_bytes > e->warm_budget) {
     srs_set *lru = NULL;
-    for (unsigned i = 0; i < ENG_NUM_SRS; i++) {
+    for (unsigned i = 0; i < e->n_srs; i++) {
       srs_set *s = &e->srs[i];
       if (s->warm.data && (!lru || s->warm_since < lru->warm_since)) lru = s;
     }
@@ -200,7 +196,7 @@ static void unload(cuzk_engine *e, srs_set *s) {
       s->warm_since = eng_now();
       e->warm_bytes += s->warm.len;
       eng_log(e, CUZK_LOG_INFO, NULL, "%s: evicted from memory (%.1f MiB): WARM (file mapped)",
-              s->id, mib);
+              s->circ->id, mib);
       cool_over_budget(e);
       return;
     }
@@ -208,7 +204,7 @@ static void unload(cuzk_engine *e, srs_set *s) {
   }
   cuzk_g16_pvk_free(s->pvk);
   s->pvk = NULL;
-  eng_log(e, CUZK_LOG_INFO, NULL, "%s: evicted (%.1f MiB): COLD", s->id, mib);
+  eng_log(e, CUZK_LOG_INFO, NULL, "%s: evicted (%.1f MiB): COLD", s->circ->id, mib);
 }
 
 void eng_srs_release(cuzk_engine *e, srs_set *s) {
@@ -220,7 +216,7 @@ void eng_srs_release(cuzk_engine *e, srs_set *s) {
 void eng_srs_evict_over_budget(cuzk_engine *e) {
   while (e->cfg.srs_budget && e->srs_bytes > e->cfg.srs_budget) {
     srs_set *lru = NULL;
-    for (unsigned i = 0; i < ENG_NUM_SRS; i++) {
+    for (unsigned i = 0; i < e->n_srs; i++) {
       srs_set *s = &e->srs[i];
       if (s->params && !s->refs && !s->loading && (!lru || s->last_used < lru->last_used)) lru = s;
     }
@@ -231,7 +227,7 @@ void eng_srs_evict_over_budget(cuzk_engine *e) {
 
 void eng_srs_free_all(cuzk_engine *e) {
   e->warm_budget = 0; /* nothing goes WARM on the way out */
-  for (unsigned i = 0; i < ENG_NUM_SRS; i++) {
+  for (unsigned i = 0; i < e->n_srs; i++) {
     if (e->srs[i].params) unload(e, &e->srs[i]);
     if (e->srs[i].warm.data) cool(e, &e->srs[i]);
   }

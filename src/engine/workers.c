@@ -60,7 +60,7 @@ void eng_maybe_finish(cuzk_engine *e, eng_job *j) {
   j->refs++;
   pthread_mutex_unlock(&e->mu);
   char msg[512];
-  bool ok = eng_porep_finish(e, j, msg, sizeof msg);
+  bool ok = eng_finish_job(e, j, msg, sizeof msg);
   pthread_mutex_lock(&e->mu);
   j->refs--;
   eng_end(e, j, ok ? CUZK_JOB_COMPLETED : CUZK_JOB_FAILED, ok ? NULL : msg);
@@ -87,10 +87,9 @@ static void fail_job(eng_job *j, const char *fmt, unsigned part, const char *why
 
 typedef struct {
   cuzk_cs *cs;
-  const cuzk_stacked_config *cfg;
-  const cuzk_c1 *c1;
+  const eng_job *job;
   unsigned part;
-  cuzk_porep_err err;
+  bool ok;
   char msg[384];
 } synth_task;
 
@@ -98,7 +97,7 @@ static void synth_chunk(void *ctx, size_t begin, size_t end) {
   (void)begin;
   (void)end;
   synth_task *t = ctx;
-  t->err = cuzk_stacked_synthesize(t->cs, t->cfg, t->c1, t->part, t->msg, sizeof t->msg);
+  t->ok = t->job->ops->synthesize(t->job, t->cs, t->part, t->msg, sizeof t->msg);
 }
 
 enum { PICK_NONE, PICK_PREPARE, PICK_PARTITION };
@@ -106,8 +105,10 @@ enum { PICK_NONE, PICK_PREPARE, PICK_PARTITION };
 /* locked: the next piece of synthesis work in scheduling order. A partition that does not fit
  * the memory budget stops the scan (later jobs may not overtake it), unless nothing at all is in
  * flight (a partition larger than the whole budget still runs, alone). */
-static int pick(cuzk_engine *e, eng_job **out, unsigned *part, uint64_t *bytes) {
+static int pick(cuzk_engine *e, bool critical_only, eng_job **out, unsigned *part,
+                uint64_t *bytes) {
   for (eng_job *j = e->active; j; j = j->anext) {
+    if (critical_only && j->prio != CUZK_PRIORITY_CRITICAL) return PICK_NONE; /* sorted */
     if (j->state == JOB_QUEUED) {
       *out = j;
       return PICK_PREPARE;
@@ -133,7 +134,7 @@ static void prepare(cuzk_engine *e, eng_job *j) {
   j->refs++;
   pthread_mutex_unlock(&e->mu);
   char msg[512] = "";
-  bool ok = !atomic_load(&j->cancel) && eng_porep_prepare(e, j, msg, sizeof msg);
+  bool ok = !atomic_load(&j->cancel) && eng_prepare_job(e, j, msg, sizeof msg);
   pthread_mutex_lock(&e->mu);
   j->refs--;
   eng_stage(e, ST_QUEUE, j->t_start - j->t_submit);
@@ -142,17 +143,34 @@ static void prepare(cuzk_engine *e, eng_job *j) {
     eng_end(e, j, CUZK_JOB_CANCELLED, "cancelled");
   else if (!ok)
     eng_end(e, j, CUZK_JOB_FAILED, msg);
-  else
-    eng_log(e, CUZK_LOG_INFO, j->id, "%s: %u partitions, parameters %s", j->ctx.proof->name,
-            j->parts, j->srs->id);
+  else {
+    j->ops->describe(j, msg, sizeof msg);
+    eng_log(e, CUZK_LOG_INFO, j->id, "%s, parameters %s", msg, j->srs->circ->id);
+  }
   pthread_cond_broadcast(&e->work_cv);
+}
+
+/* Backpressure with priorities (docs/engine.md "Priorities"): a full prove queue stops a
+ * synthesis worker, except that a partition of higher priority than every queued one goes in
+ * anyway (it will be proven next), and a worker holding a partition while a job of higher
+ * priority waits for synthesis queues it anyway and goes to serve that job. Each exception lets
+ * a worker exceed the bound by one partition; the memory budget still admits every one. */
+static bool heads_queue(const cuzk_engine *e, const eng_job *j) {
+  return !e->pq || j->prio > e->pq->job->prio;
+}
+
+static bool outranked(const cuzk_engine *e, const eng_job *j) {
+  for (const eng_job *a = e->active; a && a != j; a = a->anext)
+    if (a->prio > j->prio && !a->failed && !atomic_load(&a->cancel) &&
+        (a->state == JOB_QUEUED || (a->state == JOB_RUNNING && a->next_part < a->parts)))
+      return true;
+  return false;
 }
 
 /* locked: inserts it behind the items of jobs scheduled before or with its job */
 static void pq_push(cuzk_engine *e, prove_item *it) {
   prove_item **p = &e->pq;
-  while (*p && ((*p)->job == it->job || (*p)->job->prio > it->job->prio ||
-                ((*p)->job->prio == it->job->prio && (*p)->job->seq < it->job->seq)))
+  while (*p && ((*p)->job == it->job || eng_job_before((*p)->job, it->job)))
     p = &(*p)->next;
   it->next = *p;
   *p = it;
@@ -161,13 +179,14 @@ static void pq_push(cuzk_engine *e, prove_item *it) {
 }
 
 void *eng_synth_main(void *arg) {
-  cuzk_engine *e = arg;
+  const eng_worker *w = arg;
+  cuzk_engine *e = w->e;
   pthread_mutex_lock(&e->mu);
   while (!e->quitting) {
     eng_job *j = NULL;
     unsigned part = 0;
     uint64_t bytes = 0;
-    int what = pick(e, &j, &part, &bytes);
+    int what = pick(e, w->critical_lane, &j, &part, &bytes);
     if (what == PICK_NONE) {
       pthread_cond_wait(&e->work_cv, &e->mu);
       continue;
@@ -181,15 +200,16 @@ void *eng_synth_main(void *arg) {
     pthread_mutex_unlock(&e->mu);
 
     double t0 = eng_now();
-    synth_task t = {cs, &j->ctx.cfg, j->c1, part, CUZK_POREP_ENOMEM, "out of memory"};
+    synth_task t = {cs, j, part, false, "out of memory"};
+    cuzk_pool_set_priority((int)j->prio); /* pool work of lower priority waits for it */
     if (cs && !atomic_load(&j->cancel)) cuzk_parallel_for(e->pool, 1, 1, synth_chunk, &t, 1);
     double dt = eng_now() - t0;
 
     pthread_mutex_lock(&e->mu);
     e->synth_active--;
     j->synth_s += dt;
-    bool ok = cs && t.err == CUZK_POREP_OK && !atomic_load(&j->cancel) && !j->failed;
-    if (cs && t.err != CUZK_POREP_OK && !atomic_load(&j->cancel))
+    bool ok = cs && t.ok && !atomic_load(&j->cancel) && !j->failed;
+    if (cs && !t.ok && !atomic_load(&j->cancel))
       fail_job(j, "partition %u: synthesis: %s", part, t.msg);
     if (!ok) {
       drop_partition(e, j, cs, bytes);
@@ -207,7 +227,8 @@ void *eng_synth_main(void *arg) {
     }
     eng_log(e, CUZK_LOG_DEBUG, j->id, "partition %u synthesized in %.2f s (%.1f MiB)", part, dt,
             (double)bytes / 1048576.0);
-    while (e->pq_len >= e->cfg.prove_queue && !e->quitting)
+    while (e->pq_len >= e->cfg.prove_queue && !e->quitting && !heads_queue(e, j) &&
+           !outranked(e, j))
       pthread_cond_wait(&e->space_cv, &e->mu);
     prove_item *it = malloc(sizeof *it);
     if (!it) {
@@ -264,17 +285,24 @@ static void deadline_in(struct timespec *ts, unsigned ms) {
   ts->tv_nsec = (long)(ns % 1000000000LL);
 }
 
+/* locked: the prove queue has an item for this worker (the CRITICAL lane: a CRITICAL one; the
+ * queue is in priority order) */
+static bool has_item(const cuzk_engine *e, bool critical_only) {
+  return e->pq && (!critical_only || e->pq->job->prio == CUZK_PRIORITY_CRITICAL);
+}
+
 void *eng_prove_main(void *arg) {
-  cuzk_engine *e = arg;
+  const eng_worker *w = arg;
+  cuzk_engine *e = w->e;
   unsigned max = e->cfg.batch_max ? e->cfg.batch_max : 1;
   prove_item **batch = calloc(max, sizeof *batch);
   cuzk_cs **css = calloc(max, sizeof *css);
   cuzk_g16_proof *proofs = calloc(max, sizeof *proofs);
   pthread_mutex_lock(&e->mu);
   while (batch && css && proofs) {
-    while (!e->pq && !e->quitting)
+    while (!has_item(e, w->critical_lane) && !e->quitting)
       pthread_cond_wait(&e->prove_cv, &e->mu);
-    if (!e->pq) break; /* quitting with nothing queued */
+    if (!has_item(e, w->critical_lane)) break; /* quitting with nothing queued for it */
     /* a batch: wait a little for partitions of the same circuit if more are on their way */
     if (max > 1 && e->cfg.batch_wait_ms && !e->quitting) {
       srs_set *s = e->pq->job->srs;
@@ -283,7 +311,7 @@ void *eng_prove_main(void *arg) {
       while (!e->quitting && e->pq && e->pq->job->srs == s && pq_count(e, s) < max &&
              more_coming(e, s))
         if (pthread_cond_timedwait(&e->prove_cv, &e->mu, &until)) break;
-      if (!e->pq) continue;
+      if (!has_item(e, w->critical_lane)) continue;
     }
     unsigned n = pq_take(e, batch, max), live = 0;
     for (unsigned i = 0; i < n; i++) {
@@ -303,6 +331,9 @@ void *eng_prove_main(void *arg) {
     /* one job: its cancel flag stops the prover between stages; a batch runs to its end */
     const _Atomic int *cancel = live == 1 ? &batch[0]->job->cancel : NULL;
     e->prove_active++;
+    /* the queue is in priority order: batch[0]'s job has the batch's highest priority, and a
+     * proof of lower priority running meanwhile pauses at its next chunk or MSM tile */
+    cuzk_pool_set_priority((int)batch[0]->job->prio);
     pthread_mutex_unlock(&e->mu);
 
     double t0 = eng_now();

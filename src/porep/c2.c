@@ -1,16 +1,11 @@
 /* PoRep C2 file names, test parameters, pre-proving checks, public inputs and verification;
  * see c2.h. */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "porep/c2.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
 
-#include "cuzk/sha256.h"
 #include "porep/fail.h"
 #include "porep/vanilla.h"
 
@@ -33,126 +28,27 @@ bool cuzk_c2_param_base(char *out, size_t len, const char *dir, const cuzk_seal_
   return n > 0 && (size_t)n < len;
 }
 
-/* mkdir -p: every missing directory of path (mode 0755); false with errno on failure. */
-static bool make_dirs(const char *path) {
-  char buf[4096];
-  size_t n = strlen(path);
-  if (n == 0 || n >= sizeof buf) return false;
-  memcpy(buf, path, n + 1);
-  for (size_t i = 1; i <= n; i++) {
-    if (buf[i] != '/' && buf[i] != 0) continue;
-    char c = buf[i];
-    buf[i] = 0;
-    struct stat st;
-    if (stat(buf, &st) != 0) {
-      if (mkdir(buf, 0755) != 0 && errno != EEXIST) return false;
-    } else if (!S_ISDIR(st.st_mode)) {
-      errno = ENOTDIR;
-      return false;
-    }
-    buf[i] = c;
-  }
-  return true;
-}
-
 cuzk_porep_err cuzk_c2_setup_test_params(const cuzk_seal_proof *p, const char *dir, cuzk_pool *pool,
                                          double *gen_s, char *msg, size_t len) {
-  char base[4096], path[4200];
+  char base[4096];
   if (!p || !dir || !cuzk_c2_param_base(base, sizeof base, dir, p))
     return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL, "setup: no proof or the path is too long");
   cuzk_stacked_config cfg;
   if (cuzk_stacked_config_from_proof(&cfg, p->id))
     return cuzk_porep_fail(msg, len, CUZK_POREP_EPROOF, "setup: no circuit for %s", p->name);
-  if (!make_dirs(dir))
-    return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL, "setup: cannot create %s: %s", dir,
-                           strerror(errno));
   cuzk_cs_opts o;
   cuzk_cs_opts_default(&o, CUZK_CS_RECORD);
   cuzk_cs *cs;
   if (cuzk_cs_create(&cs, &o))
     return cuzk_porep_fail(msg, len, CUZK_POREP_ENOMEM, "setup: out of memory");
-  struct timespec t0, t1;
-  clock_gettime(CLOCK_MONOTONIC, &t0);
-  char sub[256];
-  if (cuzk_stacked_synthesize(cs, &cfg, NULL, 0, sub, sizeof sub)) {
-    cuzk_cs_destroy(cs);
-    return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL, "setup: synthesis: %s", sub);
-  }
-  uint8_t seed[32];
-  cuzk_sha256(seed, base, strlen(base)); /* deterministic per file name */
-  cuzk_g16_params *params;
-  cuzk_g16_err e = cuzk_g16_generate(&params, cs, seed, pool, 0);
+  char sub[512];
+  cuzk_porep_err pe = CUZK_POREP_OK;
+  if (cuzk_stacked_synthesize(cs, &cfg, NULL, 0, sub, sizeof sub))
+    pe = cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL, "setup: synthesis: %s", sub);
+  else if (cuzk_g16_write_test_params(base, cs, p->sector->bytes, pool, gen_s, msg, len))
+    pe = CUZK_POREP_EINVAL;
   cuzk_cs_destroy(cs);
-  if (e)
-    return cuzk_porep_fail(msg, len, CUZK_POREP_ENOMEM, "setup: generating: %s",
-                           cuzk_g16_strerror(e));
-  clock_gettime(CLOCK_MONOTONIC, &t1);
-  if (gen_s) *gen_s = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-  const char *what = ".params";
-  snprintf(path, sizeof path, "%s.params", base);
-  e = cuzk_g16_params_write_file(params, path);
-  if (!e) {
-    what = ".vk";
-    snprintf(path, sizeof path, "%s.vk", base);
-    e = cuzk_g16_vk_write_file(&params->vk, path);
-  }
-  if (!e) {
-    what = ".meta";
-    snprintf(path, sizeof path, "%s.meta", base);
-    e = cuzk_g16_meta_write_file(path, p->sector->bytes, true);
-  }
-  cuzk_g16_params_free(params);
-  if (e)
-    return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL, "setup: writing %s (%s): %s", path, what,
-                           cuzk_g16_strerror(e));
-  return CUZK_POREP_OK;
-}
-
-cuzk_porep_err cuzk_c2_pvk_load(const char *base, cuzk_g16_pvk **pvk, char *msg, size_t len) {
-  char path[4200];
-  *pvk = NULL;
-  snprintf(path, sizeof path, "%s.vk", base);
-  cuzk_g16_vk *vk;
-  cuzk_g16_err e = cuzk_g16_vk_read_file(&vk, path, NULL);
-  if (e) return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL, "%s: %s", path, cuzk_g16_strerror(e));
-  e = cuzk_g16_pvk_prepare(pvk, vk);
-  cuzk_g16_vk_free(vk);
-  if (e) return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL, "%s: %s", path, cuzk_g16_strerror(e));
-  return CUZK_POREP_OK;
-}
-
-cuzk_porep_err cuzk_c2_params_load(const char *base, cuzk_pool *pool, cuzk_g16_params **params,
-                                   cuzk_g16_pvk **pvk, char *msg, size_t len) {
-  char path[4200];
-  *params = NULL;
-  cuzk_porep_err pe = cuzk_c2_pvk_load(base, pvk, msg, len);
-  if (pe) return pe;
-  snprintf(path, sizeof path, "%s.params", base);
-  cuzk_file_map m;
-  if (!cuzk_file_map_open(&m, path))
-    pe = cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL, "%s: %s", path,
-                         cuzk_g16_strerror(CUZK_G16_EIO));
-  else
-    cuzk_file_map_sequential(&m);
-  if (!pe) pe = cuzk_c2_params_decode(&m, path, pool, params, msg, len);
-  cuzk_file_map_close(&m);
-  if (pe) {
-    cuzk_g16_pvk_free(*pvk);
-    *pvk = NULL;
-  }
   return pe;
-}
-
-cuzk_porep_err cuzk_c2_params_decode(const cuzk_file_map *m, const char *path, cuzk_pool *pool,
-                                     cuzk_g16_params **params, char *msg, size_t len) {
-  cuzk_g16_read_error re = {0, NULL, 0};
-  cuzk_g16_read_opts ro = {false, pool, 0};
-  cuzk_g16_err e = cuzk_g16_params_read(params, m->data, m->len, &ro, &re);
-  if (!e) return CUZK_POREP_OK;
-  if (re.what)
-    return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL, "%s: %s (at byte %zu, %s[%zu])", path,
-                           cuzk_g16_strerror(e), re.offset, re.what, re.index);
-  return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL, "%s: %s", path, cuzk_g16_strerror(e));
 }
 
 static bool all_zero(const uint8_t b[32]) {
@@ -272,7 +168,7 @@ cuzk_porep_err cuzk_c2_check(const cuzk_c2_ctx *ctx, const cuzk_c2_sector *secto
   char sub[384];
   for (unsigned k = 0; k < ctx->partitions && !e; k++) {
     if ((e = cuzk_stacked_check_c1(&ctx->cfg, c1, k, sub, sizeof sub)))
-      cuzk_porep_fail(msg, len, e, "vanilla_proofs[%u]: %s", k, sub);
+      e = cuzk_porep_fail(msg, len, e, "vanilla_proofs[%u]: %s", k, sub);
     else
       e = check_challenges(ctx, k, xs, msg, len);
   }
@@ -280,7 +176,7 @@ cuzk_porep_err cuzk_c2_check(const cuzk_c2_ctx *ctx, const cuzk_c2_sector *secto
   /* C1 verified these proofs, but the C1 travelled since; re-checking costs far less than
    * proving and names the bad part instead of ending in an invalid proof. */
   if (!e && (e = cuzk_vanilla_verify(c1, sub, sizeof sub)))
-    cuzk_porep_fail(msg, len, e, "vanilla proofs do not verify: %s", sub);
+    e = cuzk_porep_fail(msg, len, e, "vanilla proofs do not verify: %s", sub);
   return e;
 }
 

@@ -35,19 +35,6 @@ bool cuzk_c2_param_base(char *out, size_t len, const char *dir, const cuzk_seal_
 cuzk_porep_err cuzk_c2_setup_test_params(const cuzk_seal_proof *p, const char *dir, cuzk_pool *pool,
                                          double *gen_s, char *msg, size_t msg_len);
 
-/* The prepared verifying key of base.vk. EINVAL with msg naming the file and the problem. */
-cuzk_porep_err cuzk_c2_pvk_load(const char *base, cuzk_g16_pvk **pvk, char *msg, size_t msg_len);
-
-/* Loads base.params (decoded in parallel on pool) and the prepared verifying key from base.vk.
- * EINVAL with msg naming the file and the problem. */
-cuzk_porep_err cuzk_c2_params_load(const char *base, cuzk_pool *pool, cuzk_g16_params **params,
-                                   cuzk_g16_pvk **pvk, char *msg, size_t msg_len);
-
-/* Decodes a .params file already mapped (a daemon's WARM set: no disk read if the page cache
- * holds it); path only names the file in msg. EINVAL with msg naming the problem. */
-cuzk_porep_err cuzk_c2_params_decode(const cuzk_file_map *m, const char *path, cuzk_pool *pool,
-                                     cuzk_g16_params **params, char *msg, size_t msg_len);
-
 /* Everything C2 needs about one C1, derived once. */
 typedef struct {
   const cuzk_c1 *c1;

@@ -1,19 +1,6 @@
 /* Error strings and messages of the PoRep layer. */
-#include <stdarg.h>
-#include <stdio.h>
-
 #include "cuzk/porep.h"
 #include "porep/fail.h"
-
-cuzk_porep_err cuzk_porep_fail(char *msg, size_t len, cuzk_porep_err e, const char *fmt, ...) {
-  if (msg && len) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, len, fmt, ap);
-    va_end(ap);
-  }
-  return e;
-}
 
 const char *cuzk_porep_strerror(cuzk_porep_err e) {
   switch (e) {

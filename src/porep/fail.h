@@ -4,10 +4,10 @@
 
 #include <stddef.h>
 
+#include "cuzk/errmsg.h"
 #include "cuzk/porep.h"
 
-/* Formats the message into msg (if msg && len) and returns e. */
-cuzk_porep_err cuzk_porep_fail(char *msg, size_t len, cuzk_porep_err e, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
+/* Formats the message into msg (if msg && len) and evaluates to e (cuzk/errmsg.h). */
+#define cuzk_porep_fail CUZK_FAIL
 
 #endif

@@ -73,8 +73,34 @@ static bool submit(cuzk_service *s, cuzk_rpc_call *call, const Cuzk__V1__SubmitP
   j.vanilla_proof_len = r->vanilla_proof.len;
   j.sector_number = r->sector_number;
   j.miner_id = r->miner_id;
+  j.randomness = r->randomness.data;
+  j.randomness_len = r->randomness.len;
+  j.partition_index = r->partition_index;
+  /* the engine copies the pieces; these arrays only point at the message's */
+  const uint8_t **pieces = NULL;
+  size_t *lens = NULL;
+  if (r->n_vanilla_proofs) {
+    pieces = malloc(r->n_vanilla_proofs * sizeof *pieces);
+    lens = malloc(r->n_vanilla_proofs * sizeof *lens);
+    if (!pieces || !lens) {
+      free(pieces);
+      free(lens);
+      reply_error(call, CUZK_RPC_STATUS_RESOURCE_EXHAUSTED, "out of memory for %zu vanilla proofs",
+                  r->n_vanilla_proofs);
+      return false;
+    }
+    for (size_t i = 0; i < r->n_vanilla_proofs; i++) {
+      pieces[i] = r->vanilla_proofs[i].data;
+      lens[i] = r->vanilla_proofs[i].len;
+    }
+  }
+  j.vanilla_proofs = pieces;
+  j.vanilla_proofs_len = lens;
+  j.n_vanilla_proofs = r->n_vanilla_proofs;
   char msg[256] = "";
   cuzk_engine_err e = cuzk_engine_submit(s->o.engine, &j, job_id, pos, msg, sizeof msg);
+  free(pieces);
+  free(lens);
   if (e == CUZK_ENGINE_OK) return true;
   int status = e == CUZK_ENGINE_EINVAL      ? CUZK_RPC_STATUS_INVALID_ARGUMENT
                : e == CUZK_ENGINE_ESHUTDOWN ? CUZK_RPC_STATUS_UNAVAILABLE
@@ -224,9 +250,17 @@ static void rpc_status(cuzk_service *s, cuzk_rpc_call *call) {
     return;
   }
   Cuzk__V1__GetStatusResponse res = CUZK__V1__GET_STATUS_RESPONSE__INIT;
-  Cuzk__V1__SRSStatus srs[8], *srs_p[8];
+  Cuzk__V1__SRSStatus *srs = calloc(st.n_srs ? st.n_srs : 1, sizeof *srs);
+  Cuzk__V1__SRSStatus **srs_p = calloc(st.n_srs ? st.n_srs : 1, sizeof *srs_p);
+  if (!srs || !srs_p) {
+    free(srs);
+    free(srs_p);
+    cuzk_engine_status_free(&st);
+    cuzk_rpc_reply(call, CUZK_RPC_STATUS_INTERNAL, "out of memory", NULL, 0);
+    return;
+  }
   Cuzk__V1__QueueStatus q[CUZK_NUM_PROOF_KINDS], *q_p[CUZK_NUM_PROOF_KINDS];
-  for (size_t i = 0; i < st.n_srs && i < 8; i++) {
+  for (size_t i = 0; i < st.n_srs; i++) {
     Cuzk__V1__SRSStatus x = CUZK__V1__SRSSTATUS__INIT;
     x.circuit_id = st.srs[i].circuit_id;
     x.tier = (Cuzk__V1__SRSStatus__Tier)st.srs[i].tier;
@@ -254,6 +288,8 @@ static void rpc_status(cuzk_service *s, cuzk_rpc_call *call) {
   res.total_proofs_failed = st.failed;
   res.uptime_seconds = st.uptime_s;
   reply_msg(call, &res.base);
+  free(srs);
+  free(srs_p);
   cuzk_engine_status_free(&st);
 }
 

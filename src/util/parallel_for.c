@@ -33,6 +33,7 @@ static void range_run(cuzk_job *j, bool owner) {
     size_t e = r->n - b > r->grain ? b + r->grain : r->n;
     r->fn(r->ctx, b, e);
     if (!owner && cuzk_job_over_share(j)) return;
+    cuzk_job_yield();
   }
 }
 

@@ -20,6 +20,14 @@
  *     the shares, threads above their job's share leave it after their current chunk (the owner
  *     never leaves its own job) and pick the job with the fewest threads; when a job runs out of
  *     work the others' shares grow back.
+ *   - priorities: only the live top-level jobs of the highest priority take part in the
+ *     water-filling; the others get share 0 (their non-owner threads leave after the current
+ *     chunk), workers do not join any job below that priority, and a thread in a session of a
+ *     lower-priority job that reaches a yield point (every chunk of a range or task group, every
+ *     MSM tile) hands its slot back and waits until no higher priority is live. The pool has
+ *     nthreads - 1 spare workers beyond the usual nthreads - 1, so that the higher-priority work
+ *     gets every slot even while the threads of the work it interrupted are parked; the slot
+ *     limit still keeps the running threads at nthreads.
  */
 #ifndef CUZK_UTIL_POOL_IMPL_H
 #define CUZK_UTIL_POOL_IMPL_H
@@ -41,6 +49,7 @@ struct cuzk_job {
   bool top;                             /* from outside the pool: gets a water-filled share */
   bool live;                            /* top and counted when shares are computed */
   bool drains_once;                     /* pending() never turns true again (ranges) */
+  int prio;                             /* top-level: the submitter's; nested: its parent's */
   _Atomic unsigned share;               /* current limit on active, <= cap */
   _Atomic unsigned active;              /* threads in a session of it (changed under mutex) */
 };
@@ -67,6 +76,10 @@ static inline bool cuzk_job_over_share(const cuzk_job *j) {
          atomic_load_explicit(&j->share, memory_order_relaxed);
 }
 
+/* A yield point for the run functions, between chunks: parks the calling thread while its
+ * innermost session's job is outranked (cuzk_pool_yield_point on that session's pool). */
+void cuzk_job_yield(void);
+
 /* Spawn-side wake-up: new work was queued on j outside the pool mutex. Cheap when no worker is
  * idle. The queue update must be a seq_cst read-modify-write before this call. */
 void cuzk_job_notify(cuzk_pool *p, cuzk_job *j);
@@ -78,6 +91,7 @@ bool cuzk_pool_in_session(const cuzk_pool *p);
  * pool; cuzk_pool_slot_release gives it back. Between the two the thread is in a session. */
 typedef struct cuzk_slot_frame {
   const cuzk_pool *pool;
+  const cuzk_job *job; /* the job of the session; NULL for a slot taken for inline work */
   struct cuzk_slot_frame *up;
 } cuzk_slot_frame;
 bool cuzk_pool_slot_try_acquire(cuzk_pool *p, cuzk_slot_frame *f);

@@ -48,6 +48,7 @@ static void group_run(cuzk_job *j, bool owner) {
   while (pop(g, &t)) {
     t.fn(t.arg);
     if (!owner && cuzk_job_over_share(j)) return;
+    cuzk_job_yield();
   }
 }
 

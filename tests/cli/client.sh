@@ -101,10 +101,13 @@ run 0 "$B" preload -a "$U" -c porep-2k
 grep -qx 'porep-2k loaded in [0-9][0-9]* ms' "$D/out" || fail "preload after evict"
 
 # single: failures first (they end at once), then the one real proof
-run 1 "$B" single -a "$U" -t winning --vanilla "$D/vanilla.json"
+run 1 "$B" single -a "$U" -t snap --vanilla "$D/vanilla.json"
 line 'status:    FAILED'
-line 'error:     unsupported proof kind: winning_post (no circuit for it yet)'
+line 'error:     unsupported proof kind: snap_update (no circuit for it yet)'
 has "vanilla.json: 2 vanilla proofs"
+run 1 "$B" single -a "$U" -t winning --vanilla "$D/vanilla.json" --registered-proof 0
+line 'status:    FAILED'
+line 'error:     vanilla_proofs: 2 elements, but WinningPoSt takes exactly 1'
 run 1 "$B" single -a "$U" -t porep --c1 "$D/c1.json" --sector-num 2
 line 'status:    FAILED'
 has '^error:     vanilla_proof: replica_id: not the one of miner 1000 sector 2'
@@ -143,10 +146,10 @@ line 'failed:        3'
 # the counters moved
 run 0 "$B" status -a "$U"
 line 'proofs completed: 1'
-line 'proofs failed:    6'
+line 'proofs failed:    7'
 run 0 "$B" metrics -a "$U"
 line 'cuzk_proofs_completed_total 1'
-line 'cuzk_proofs_failed_total 6'
+line 'cuzk_proofs_failed_total 7'
 
 # usage errors name the flag (exit 2); an unreachable daemon is a failure (exit 1)
 run 2 "$B" batch -a "$U" -t porep --c1 "$D/c1.json" -j 0

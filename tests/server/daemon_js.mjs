@@ -1,13 +1,23 @@
 // The daemon from a second, independent gRPC stack: @grpc/grpc-js with the .proto loaded at run
 // time by @grpc/proto-loader. For each address (unix:///path and host:port): GetStatus lists the
-// five PoRep parameter sets, GetMetrics has the reference's counters, and a Prove of a kind
-// without a circuit answers FAILED in-band with the reason.
+// fifteen parameter sets (PoRep, WindowPoSt, WinningPoSt), GetMetrics has the reference's
+// counters, a WindowPoSt Prove naming a WinningPoSt proof answers FAILED in-band with the reason,
+// and each --request FILE (a cuzk-bench gen-vanilla PoSt request: SubmitProofRequest in proto3
+// JSON) is proven: COMPLETED with one 192-byte proof.
 //
-//   node tests/server/daemon_js.mjs PROTO_FILE ADDRESS...
+//   node tests/server/daemon_js.mjs PROTO_FILE ADDRESS... [--request FILE]...
 import grpc from '@grpc/grpc-js';
 import protoLoader from '@grpc/proto-loader';
 
-const [protoFile, ...addrs] = process.argv.slice(2);
+import { readFileSync } from 'node:fs';
+
+const [protoFile, ...rest] = process.argv.slice(2);
+const addrs = [];
+const requests = [];
+for (let i = 0; i < rest.length; i++) {
+  if (rest[i] === '--request') requests.push(JSON.parse(readFileSync(rest[++i], 'utf8')));
+  else addrs.push(rest[i]);
+}
 if (!protoFile || addrs.length === 0) {
   console.error('usage: daemon_js.mjs PROTO_FILE ADDRESS...');
   process.exit(2);
@@ -31,7 +41,8 @@ for (const addr of addrs) {
   const client = new ProvingEngine(addr, grpc.credentials.createInsecure());
   const st = await call(client, 'GetStatus', {});
   check(
-    st.loaded_srs.map((s) => s.circuit_id).join(',') === 'porep-2k,porep-8m,porep-512m,porep-32g,porep-64g',
+    st.loaded_srs.map((s) => s.circuit_id).join(',') ===
+      ['porep', 'wpost', 'winning'].flatMap((k) => ['2k', '8m', '512m', '32g', '64g'].map((s) => `${k}-${s}`)).join(','),
     `${addr}: GetStatus loaded_srs`,
   );
   const m = await call(client, 'GetMetrics', {});
@@ -40,10 +51,24 @@ for (const addr of addrs) {
     submit: { request_id: 'js', proof_kind: 'WINDOW_POST_PARTITION', sector_size: '34359738368' },
   });
   check(
-    r.result.status === 'FAILED' && r.result.error_message.includes('unsupported proof kind: window_post'),
+    r.result.status === 'FAILED' &&
+      r.result.error_message.includes('registered_proof: 0 (StackedDrgWinning2KiBV1) is a winning-post proof'),
     `${addr}: Prove window_post: ${r.result.status} ${r.result.error_message}`,
   );
   check(r.result.job_id.length === 36, `${addr}: server-generated job id ${r.result.job_id}`);
+  for (const q of requests) {
+    const submit = {
+      ...q,
+      request_id: 'js-post',
+      randomness: Buffer.from(q.randomness, 'base64'),
+      vanilla_proofs: q.vanilla_proofs.map((v) => Buffer.from(v, 'base64')),
+    };
+    const p = await call(client, 'Prove', { submit });
+    check(
+      p.result.status === 'COMPLETED' && p.result.proof.length === 192,
+      `${addr}: Prove ${q.proof_kind}: ${p.result.status} ${p.result.error_message}`,
+    );
+  }
   client.close();
 }
 console.log(failures ? `daemon_js: ${failures} failures` : `daemon_js: ok (${addrs.length} addresses)`);

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cuzk/groth16.h"
 #include "cuzk/pool.h"
 
 int cli_fail(int code, const char *fmt, ...) {
@@ -63,6 +64,32 @@ bool cli_proof(const cuzk_seal_proof **p, const char *proof_arg, const char *siz
   uint64_t bytes;
   if (!size_arg || cuzk_porep_parse_size(&bytes, size_arg)) return false;
   return cuzk_seal_proof_by_sector(p, bytes) == CUZK_POREP_OK;
+}
+
+bool cli_post_type(cuzk_post_type *t, const char *kind) {
+  if (!kind) return false;
+  if (!strcmp(kind, "winning-post") || !strcmp(kind, "winning"))
+    *t = CUZK_POST_WINNING;
+  else if (!strcmp(kind, "window-post") || !strcmp(kind, "window") || !strcmp(kind, "wpost"))
+    *t = CUZK_POST_WINDOW;
+  else
+    return false;
+  return true;
+}
+
+bool cli_post_proof(const cuzk_post_proof **p, const char *kind, const char *proof_arg,
+                    const char *size_arg) {
+  cuzk_post_type type;
+  if (!cli_post_type(&type, kind)) return false;
+  if (proof_arg) {
+    uint64_t id;
+    cuzk_post_err e = cli_u64(&id, proof_arg) ? cuzk_post_proof_by_id(p, id)
+                                              : cuzk_post_proof_by_name(p, proof_arg);
+    return e == CUZK_POST_OK && (*p)->type == type;
+  }
+  uint64_t bytes;
+  if (!size_arg || cuzk_porep_parse_size(&bytes, size_arg)) return false;
+  return cuzk_post_proof_for(p, type, bytes) == CUZK_POST_OK;
 }
 
 bool cli_read_file(const char *path, uint8_t **data, size_t *len) {
@@ -124,4 +151,82 @@ void cli_json_str(FILE *f, const char *s) {
     if ((unsigned char)*s >= 0x20) fputc(*s, f);
   }
   fputc('"', f);
+}
+
+bool cli_post_form(int argc, char **argv) {
+  bool post = false;
+  for (int i = 1; i < argc; i++) {
+    cuzk_post_type t;
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return false;
+    if (!strcmp(argv[i], "--request")) post = true;
+    if (!strcmp(argv[i], "--kind") && i + 1 < argc && cli_post_type(&t, argv[i + 1])) post = true;
+  }
+  return post;
+}
+
+void cli_post_default_randomness(uint8_t out[32]) {
+  memset(out, 5, 32);
+  out[31] &= 0x3f; /* canonical, as Curio makes it */
+}
+
+bool cli_post_randomness(uint8_t out[32], const char *hex) {
+  cuzk_fr f;
+  return cli_hex32(out, hex) && cuzk_fr_from_bytes(&f, out);
+}
+
+static uint64_t mix(uint64_t *s) {
+  uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+int cli_sector_data(uint8_t **out, uint64_t nodes, const char *sector_name, const char *data_arg) {
+  size_t ulen = cuzk_fr32_unpadded_size(nodes * 32);
+  uint8_t *unpadded = calloc(ulen, 1), *data = malloc(nodes * 32);
+  if (!unpadded || !data) return cli_fail(1, "out of memory");
+  if (!strncmp(data_arg, "random:", 7)) {
+    uint64_t s;
+    if (!cli_u64(&s, data_arg + 7)) return cli_fail(2, "--data random:SEED: bad seed");
+    for (size_t i = 0; i < ulen; i++)
+      unpadded[i] = (uint8_t)mix(&s);
+  } else if (strcmp(data_arg, "zero")) {
+    uint8_t *f;
+    size_t flen;
+    if (!cli_read_file(data_arg, &f, &flen)) return cli_fail(1, "--data: cannot read %s", data_arg);
+    if (flen > ulen)
+      return cli_fail(1, "--data: %s has %zu bytes, more than the %zu a %s sector holds", data_arg,
+                      flen, ulen, sector_name);
+    memcpy(unpadded, f, flen);
+    free(f);
+  }
+  if (cuzk_fr32_pad(data, nodes * 32, unpadded, ulen)) return cli_fail(1, "Fr32 padding failed");
+  free(unpadded);
+  *out = data;
+  return -1;
+}
+
+bool cli_params_present(const char *base) {
+  char path[4200];
+  cuzk_g16_vk *vk;
+  snprintf(path, sizeof path, "%s.params", base);
+  if (access(path, R_OK) != 0) return false;
+  snprintf(path, sizeof path, "%s.vk", base);
+  if (cuzk_g16_vk_read_file(&vk, path, NULL) != CUZK_G16_OK) return false;
+  cuzk_g16_vk_free(vk);
+  return true;
+}
+
+bool cli_write_inputs(const char *path, const cuzk_fr *in, size_t n) {
+  FILE *f = fopen(path, "w");
+  if (!f) return false;
+  for (size_t i = 0; i < n; i++) {
+    uint8_t b[32];
+    cuzk_fr_to_bytes(b, &in[i]);
+    for (int j = 0; j < 32; j++)
+      fprintf(f, "%02x", b[j]);
+    fputc('\n', f);
+  }
+  bool ok = !ferror(f);
+  return fclose(f) == 0 && ok;
 }

@@ -9,6 +9,7 @@
 
 #include "cuzk/pool.h"
 #include "cuzk/porep.h"
+#include "cuzk/post.h"
 
 /* Each subcommand: argv[0] is its name; returns the process exit code (0 ok, 1 failure, 2 usage).
  */
@@ -31,6 +32,15 @@ int cmd_evict(int argc, char **argv);
 int cmd_metrics(int argc, char **argv);
 bool cli_client_global_opt(const char *arg);
 int cmd_client_global(int argc, char **argv);
+/* The PoSt forms of gen-vanilla, setup, prove, verify and verify-vanilla (cmd_post.c), which the
+ * commands hand over to; their help texts, which the commands' --help append. */
+int cmd_post_gen_vanilla(int argc, char **argv);
+int cmd_post_setup(int argc, char **argv);
+int cmd_post_prove(int argc, char **argv);
+int cmd_post_verify(int argc, char **argv);
+int cmd_post_verify_vanilla(int argc, char **argv);
+extern const char cli_post_gen_vanilla_usage[], cli_post_setup_usage[], cli_post_prove_usage[],
+    cli_post_verify_usage[], cli_post_verify_vanilla_usage[];
 
 /* Prints "cuzk-bench: <msg>" to stderr and returns 1 (or 2 for usage errors). */
 int cli_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -40,6 +50,27 @@ void cli_print_hex(const uint8_t *b, size_t n);
 bool cli_u64(uint64_t *out, const char *text);
 /* The registered proof from --registered-proof (id or name) or, when NULL, the size's default. */
 bool cli_proof(const cuzk_seal_proof **p, const char *proof_arg, const char *size_arg);
+/* The PoSt proof of a kind ("winning-post" or "window-post"; also "winning"/"window"/"wpost")
+ * from --registered-proof (id or name, which must be of that kind) or, when NULL, the one the
+ * chain uses for the size (Winning 0-4, Window V1_1 10-14). */
+bool cli_post_proof(const cuzk_post_proof **p, const char *kind, const char *proof_arg,
+                    const char *size_arg);
+/* The PoSt type of a kind name (the ones cli_post_proof takes). */
+bool cli_post_type(cuzk_post_type *t, const char *kind);
+/* Whether a command line asks for the PoSt form of setup/prove/verify/synth-only: --request, or
+ * --kind with a PoSt kind; false whenever --help/-h is there (the command's help covers both). */
+bool cli_post_form(int argc, char **argv);
+/* PoSt randomness: the default of gen-vanilla and verify-vanilla (32 bytes of 0x05), and 64 hex
+ * digits that must be a canonical field element. */
+void cli_post_default_randomness(uint8_t out[32]);
+bool cli_post_randomness(uint8_t out[32], const char *hex);
+/* A test sector's Fr32-padded bytes (nodes * 32, malloc'd) from --data zero, random:SEED or FILE
+ * (unpadded bytes, the rest zero). -1 on success, else the exit code after the message. */
+int cli_sector_data(uint8_t **data, uint64_t nodes, const char *sector_name, const char *data_arg);
+/* Whether base.params is readable and base.vk reads (setup --if-missing keeps them). */
+bool cli_params_present(const char *base);
+/* Public inputs one per line as the hex of 32 little-endian bytes (tests/interop/verify.mjs). */
+bool cli_write_inputs(const char *path, const cuzk_fr *in, size_t n);
 /* Reads a whole file (malloc'd); false with errno set on failure. */
 bool cli_read_file(const char *path, uint8_t **data, size_t *len);
 bool cli_write_file(const char *path, const uint8_t *data, size_t len);

@@ -4,11 +4,11 @@
  *   setup  --sector-size S [--registered-proof P] --param-cache DIR   TEST parameters (seeded)
  *   prove  --c1 FILE --param-cache DIR [--partition N] -o PROOF      all partitions by default
  *   verify --c1 FILE --param-cache DIR --proof PROOF                 re-derives public inputs
+ * The PoSt forms (setup --kind winning-post|window-post, prove/verify --request) are cmd_post.c's.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "cuzk/groth16.h"
@@ -43,6 +43,8 @@ static int parse(c2_args *a, int argc, char **argv, const char *usage) {
       a->size = v;
     else if (!strcmp(k, "--registered-proof"))
       a->proof = v;
+    else if (!strcmp(k, "--kind") && !strcmp(v, "porep"))
+      continue;
     else if (!strcmp(k, "--param-cache"))
       a->dir = v;
     else if (!strcmp(k, "--c1"))
@@ -74,9 +76,10 @@ static int parse(c2_args *a, int argc, char **argv, const char *usage) {
 }
 
 int cmd_setup(int argc, char **argv) {
+  if (cli_post_form(argc, argv)) return cmd_post_setup(argc, argv);
   static const char usage[] =
-      "usage: cuzk-bench setup --sector-size S [--registered-proof ID|NAME] --param-cache DIR\n"
-      "                        [--if-missing]\n"
+      "usage: cuzk-bench setup [--kind porep] --sector-size S [--registered-proof ID|NAME]\n"
+      "                        --param-cache DIR [--if-missing]\n"
       "Writes TEST Groth16 parameters for the PoRep circuit of one partition, with Filecoin's "
       "file\n"
       "names (.params, .vk, .meta). The toxic waste is derived from a fixed seed: anyone can "
@@ -84,20 +87,15 @@ int cmd_setup(int argc, char **argv) {
       "proofs with these files. For tests and local development only.\n";
   c2_args a;
   int rc = parse(&a, argc, argv, usage);
+  if (rc == 0) fputs(cli_post_setup_usage, stdout);
   if (rc >= 0) return rc;
   const cuzk_seal_proof *p;
   if (!cli_proof(&p, a.proof, a.size)) return cli_fail(2, "setup: unknown sector size or proof");
-  char base[4096], path[4200], msg[512];
+  char base[4096], msg[512];
   if (!cuzk_c2_param_base(base, sizeof base, a.dir, p)) return cli_fail(1, "setup: path too long");
-  if (a.if_missing) { /* a readable verifying key and a parameter file: keep them */
-    cuzk_g16_vk *vk;
-    snprintf(path, sizeof path, "%s.params", base);
-    if (access(path, R_OK) == 0 && (snprintf(path, sizeof path, "%s.vk", base),
-                                    cuzk_g16_vk_read_file(&vk, path, NULL) == CUZK_G16_OK)) {
-      cuzk_g16_vk_free(vk);
-      printf("%s: parameters present: %s.{params,vk}\n", p->name, base);
-      return 0;
-    }
+  if (a.if_missing && cli_params_present(base)) { /* a readable key and parameter file: kept */
+    printf("%s: parameters present: %s.{params,vk}\n", p->name, base);
+    return 0;
   }
   cuzk_pool *pool = cli_pool(0);
   double gen_s = 0;
@@ -123,6 +121,7 @@ static int load_c1(cuzk_c1 **c1, cuzk_c2_ctx *ctx, const char *path) {
 }
 
 int cmd_prove(int argc, char **argv) {
+  if (cli_post_form(argc, argv)) return cmd_post_prove(argc, argv);
   static const char usage[] =
       "usage: cuzk-bench prove --c1 FILE --param-cache DIR [--partition N]\n"
       "                        [--miner-id N --sector-num N] -o PROOF\n"
@@ -131,6 +130,7 @@ int cmd_prove(int argc, char **argv) {
       "replica_id) and verifies every proof before writing it.\n";
   c2_args a;
   int rc = parse(&a, argc, argv, usage);
+  if (rc == 0) fputs(cli_post_prove_usage, stdout);
   if (rc >= 0) return rc;
   if (!a.c1 || !a.out) return cli_fail(2, "prove: --c1 and -o are required");
   double t_start = cli_now_s();
@@ -147,7 +147,7 @@ int cmd_prove(int argc, char **argv) {
   cuzk_g16_params *params;
   cuzk_g16_pvk *pvk;
   double t0 = cli_now_s();
-  if (cuzk_c2_params_load(base, pool, &params, &pvk, msg, sizeof msg))
+  if (cuzk_g16_params_load(base, pool, &params, &pvk, msg, sizeof msg))
     return cli_fail(1, "prove: %s", msg);
   double t_load = cli_now_s() - t0;
   unsigned parts = ctx.partitions, first = 0, last = parts;
@@ -207,21 +207,14 @@ int cmd_prove(int argc, char **argv) {
 static int write_inputs(const char *path, const cuzk_c2_ctx *ctx, unsigned k, unsigned count) {
   if (count != 1) return cli_fail(2, "verify: --write-inputs needs one partition (--partition N)");
   cuzk_fr *in = malloc(ctx->num_inputs * sizeof *in);
-  FILE *f = fopen(path, "w");
-  if (!in || !f || cuzk_c2_public_inputs(in, ctx, k))
+  if (!in || cuzk_c2_public_inputs(in, ctx, k) || !cli_write_inputs(path, in, ctx->num_inputs))
     return cli_fail(1, "verify: cannot write the public inputs to %s", path);
-  for (size_t i = 0; i < ctx->num_inputs; i++) {
-    uint8_t b[32];
-    cuzk_fr_to_bytes(b, &in[i]);
-    for (int j = 0; j < 32; j++)
-      fprintf(f, "%02x", b[j]);
-    fputc('\n', f);
-  }
   free(in);
-  return fclose(f) ? cli_fail(1, "verify: writing %s failed", path) : -1;
+  return -1;
 }
 
 int cmd_verify(int argc, char **argv) {
+  if (cli_post_form(argc, argv)) return cmd_post_verify(argc, argv);
   static const char usage[] =
       "usage: cuzk-bench verify --c1 FILE --param-cache DIR --proof PROOF [--partition N]\n"
       "                         [--write-inputs FILE]\n"
@@ -233,6 +226,7 @@ int cmd_verify(int argc, char **argv) {
       "(tests/interop/verify.mjs).\n";
   c2_args a;
   int rc = parse(&a, argc, argv, usage);
+  if (rc == 0) fputs(cli_post_verify_usage, stdout);
   if (rc >= 0) return rc;
   if (!a.c1 || !a.proof_file) return cli_fail(2, "verify: --c1 and --proof are required");
   cuzk_c1 *c1;
@@ -243,7 +237,7 @@ int cmd_verify(int argc, char **argv) {
     return cli_fail(1, "verify: path too long");
   cuzk_g16_pvk *pvk;
   char msg[512];
-  if (cuzk_c2_pvk_load(base, &pvk, msg, sizeof msg)) return cli_fail(1, "verify: %s", msg);
+  if (cuzk_g16_pvk_load(base, &pvk, msg, sizeof msg)) return cli_fail(1, "verify: %s", msg);
   uint8_t *bytes;
   size_t len;
   if (!cli_read_file(a.proof_file, &bytes, &len))

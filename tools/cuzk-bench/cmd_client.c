@@ -8,8 +8,9 @@
  * Every command takes -a/--addr (also before the command name: `cuzk-bench -a ADDR status`),
  * --timeout-ms and --log-level. Differences from the reference: sector_size and registered_proof
  * come from the C1 (raw JSON or Curio's envelope) instead of a hard-coded 32 GiB; batch takes
- * several --c1 files round-robin; --priority, --timeout-ms, single -o. Exit codes: 0 every proof
- * COMPLETED (or the query answered), 1 otherwise, 2 usage.
+ * several --c1 files round-robin; --priority, --timeout-ms, single -o; --request FILE takes a
+ * whole PoSt request from a file (post_request.h). Exit codes: 0 every proof COMPLETED (or the
+ * query answered), 1 otherwise, 2 usage.
  */
 #define _DEFAULT_SOURCE         /* getrandom */
 #define _POSIX_C_SOURCE 200809L /* getcwd */
@@ -27,6 +28,7 @@
 #include "cli.h"
 #include "cuzk/v1/proving.pb-c.h"
 #include "porep/c1.h"
+#include "post_request.h"
 #include "server/grpc_transport.h"
 
 #define DEFAULT_ADDR "http://127.0.0.1:9820" /* the reference's */
@@ -88,6 +90,7 @@ enum {
   O_TYPE,
   O_C1,
   O_VANILLA,
+  O_REQUEST,
   O_SECTOR,
   O_MINER,
   O_REGISTERED,
@@ -198,19 +201,25 @@ typedef struct {
   ProtobufCBinaryData *vanilla; /* other kinds: decoded proofs */
   size_t n_vanilla;
   uint64_t sector_size, registered_proof, sector_number, miner_id;
+  Cuzk__V1__ProofKind kind;
+  uint32_t partition;
+  ProtobufCBinaryData randomness; /* data NULL: prove_args' */
 } job_input;
+
+/* What an input file is. */
+enum { IN_C1, IN_VANILLA, IN_REQUEST };
 
 typedef struct {
   conn_opts conn;
   const char *type;
   Cuzk__V1__ProofKind kind;
   Cuzk__V1__Priority priority;
-  bool is_c1[MAX_INPUTS]; /* --c1 (else --vanilla) */
+  int input[MAX_INPUTS]; /* IN_* of each file */
   size_t n_paths;
   uint64_t sector_nums[MAX_INPUTS];
   size_t n_sector_nums;
   uint64_t miner_id, registered_proof, sector_size;
-  bool have_registered_proof, have_sector_size;
+  bool have_registered_proof, have_sector_size, have_miner, have_partition, have_randomness;
   uint32_t partition;
   uint8_t randomness[32], comm_r_old[32], comm_r_new[32], comm_d_new[32];
   bool have_comm_r_old, have_comm_r_new, have_comm_d_new;
@@ -262,16 +271,22 @@ static bool parse_priority(Cuzk__V1__Priority *p, const char *s) {
 
 static const char prove_flags_help[] =
     "  -t, --type TYPE       porep (porep-c2, seal-commit), snap (snap-deals, update), wpost\n"
-    "                        (window-post), winning (winning-post); the daemon proves porep only\n"
-    "                        for now and answers FAILED \"unsupported proof kind\" to the others\n"
+    "                        (window-post), winning (winning-post); the daemon proves porep,\n"
+    "                        wpost and winning, and answers FAILED \"unsupported proof kind\" to\n"
+    "                        snap\n"
     "  --c1 FILE             PoRep: the C1 output, raw JSON or Curio's envelope; sector_size and\n"
     "                        registered_proof are taken from it\n"
     "  --vanilla FILE        other kinds: a JSON array of base64 proofs (else the file is one\n"
     "                        raw proof)\n"
+    "  --request FILE        PoSt: a request file (cuzk-bench gen-vanilla winning-post or\n"
+    "                        window-post): proof kind, registered_proof, sector_size, miner_id,\n"
+    "                        randomness, partition_index and vanilla_proofs from it (-t\n"
+    "                        optional; the flags below override its values); sent as is for\n"
+    "                        the daemon to judge\n"
     "  --sector-num N        the sector (default: the envelope's SectorNum, else 1); the daemon\n"
     "                        checks the C1's replica_id against it and --miner-id\n"
     "  --miner-id N          the miner (default 1000; 0 skips the daemon's replica_id check)\n"
-    "  --registered-proof P  override the C1's registered proof (id or name)\n"
+    "  --registered-proof P  override the C1's (request's) registered proof (id or name)\n"
     "  --sector-size S       override the sector size sent (2KiB, 32GiB, bytes)\n"
     "  --priority P          low|normal|high|critical or 1..4 (default: the kind's default)\n"
     "  --partition N         partition_index (WindowPoSt, default 0)\n"
@@ -279,15 +294,17 @@ static const char prove_flags_help[] =
     "  --comm-r-old HEX, --comm-r-new HEX, --comm-d-new HEX   32 bytes each (SnapDeals)\n";
 
 static const char single_usage[] =
-    "usage: cuzk-bench single -t TYPE (--c1 FILE | --vanilla FILE) [options]\n"
+    "usage: cuzk-bench single (-t TYPE (--c1 FILE | --vanilla FILE) | --request FILE) [options]\n"
     "One Prove call to the daemon; prints the result (status, job id, timings, proof).\n"
     "  -o FILE               write the proof bytes (COMPLETED only)\n";
 
 static const char batch_usage[] =
-    "usage: cuzk-bench batch -t TYPE (--c1 FILE... | --vanilla FILE...) [-c N] [-j J] [options]\n"
+    "usage: cuzk-bench batch (-t TYPE (--c1 FILE... | --vanilla FILE...) | --request FILE...)\n"
+    "                        [-c N] [-j J] [options]\n"
     "N Prove calls, J at a time (J threads; a new connection per proof), then a throughput\n"
-    "summary. Several --c1 (or --vanilla) files are used round-robin, so concurrent jobs prove\n"
-    "different sectors; give --sector-num once for all or once per file, in the same order.\n"
+    "summary. Several --c1 (--vanilla, --request) files are used round-robin, so concurrent\n"
+    "jobs prove different sectors; give --sector-num once for all or once per file, in the same\n"
+    "order.\n"
     "  -c, --count N         proofs (default 3)\n"
     "  -j, --concurrency J   calls in flight (default 1)\n";
 
@@ -311,6 +328,7 @@ static const optdef prove_opts[] = {
     {"-t", "--type", O_TYPE},
     {NULL, "--c1", O_C1},
     {NULL, "--vanilla", O_VANILLA},
+    {NULL, "--request", O_REQUEST},
     {NULL, "--sector-num", O_SECTOR},
     {NULL, "--miner-id", O_MINER},
     {NULL, "--registered-proof", O_REGISTERED},
@@ -326,6 +344,36 @@ static const optdef prove_opts[] = {
     {"-j", "--concurrency", O_CONCURRENCY},
 };
 
+/* The input files' kinds against -t: -1 to go on, else the exit code. */
+static int check_inputs(prove_args *a, bool batch) {
+  bool request = a->n_paths && a->input[0] == IN_REQUEST;
+  for (size_t k = 0; k < a->n_paths; k++)
+    if ((a->input[k] == IN_REQUEST) != request)
+      return cli_fail(2, "--request: request files cannot be mixed with --c1 or --vanilla");
+  if (!a->type && !request)
+    return cli_fail(2, "-t/--type is required (porep, snap, wpost, winning), or --request FILE");
+  bool porep = a->type && a->kind == CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT;
+  if (request && a->type && a->kind != CUZK__V1__PROOF_KIND__WINNING_POST &&
+      a->kind != CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION)
+    return cli_fail(2, "--request: a PoSt request, but -t %s", a->type);
+  for (size_t k = 0; k < a->n_paths && !request; k++) {
+    if (porep && a->input[k] != IN_C1)
+      return cli_fail(2, "--vanilla: a PoRep request takes --c1 (the C1 output)");
+    if (!porep && a->input[k] == IN_C1)
+      return cli_fail(2, "--c1: %s requests take --vanilla (PoRep takes --c1)", a->type);
+  }
+  const char *flag = request ? "--request" : porep ? "--c1" : "--vanilla";
+  if (!a->n_paths) return cli_fail(2, "%s FILE is required for -t %s", flag, a->type);
+  if (!batch && a->n_paths > 1)
+    return cli_fail(2, "%s: single takes one file (batch takes several)", flag);
+  if (a->n_sector_nums > 1 && a->n_sector_nums != a->n_paths)
+    return cli_fail(2,
+                    "--sector-num: given %zu times for %zu input files (once for all, or once "
+                    "per file in order)",
+                    a->n_sector_nums, a->n_paths);
+  return -1;
+}
+
 /* Parses single/batch options; -1 to go on, else the exit code. */
 static int parse_prove(prove_args *a, int argc, char **argv, bool batch) {
   memset(a, 0, sizeof *a);
@@ -333,7 +381,6 @@ static int parse_prove(prove_args *a, int argc, char **argv, bool batch) {
   a->miner_id = 1000;
   a->count = 3;
   a->concurrency = 1;
-  bool have_miner = false;
   for (int i = 1; i < argc; i++) {
     const char *k = argv[i], *v = NULL;
     if (!strcmp(k, "--help") || !strcmp(k, "-h")) {
@@ -360,9 +407,9 @@ static int parse_prove(prove_args *a, int argc, char **argv, bool batch) {
       break;
     case O_C1:
     case O_VANILLA:
-      if (a->n_paths == MAX_INPUTS)
-        return cli_fail(2, "%s: at most %d files", id == O_C1 ? "--c1" : "--vanilla", MAX_INPUTS);
-      a->is_c1[a->n_paths] = id == O_C1;
+    case O_REQUEST:
+      if (a->n_paths == MAX_INPUTS) return cli_fail(2, "%s: at most %d files", k, MAX_INPUTS);
+      a->input[a->n_paths] = id == O_C1 ? IN_C1 : id == O_VANILLA ? IN_VANILLA : IN_REQUEST;
       a->inputs[a->n_paths++].path = v;
       break;
     case O_SECTOR:
@@ -372,19 +419,22 @@ static int parse_prove(prove_args *a, int argc, char **argv, bool batch) {
       a->sector_nums[a->n_sector_nums++] = x;
       break;
     case O_MINER:
-      if (have_miner) return cli_fail(2, "--miner-id: given twice");
+      if (a->have_miner) return cli_fail(2, "--miner-id: given twice");
       if (!cli_u64(&a->miner_id, v)) return cli_fail(2, "--miner-id: bad value '%s'", v);
-      have_miner = true;
+      a->have_miner = true;
       break;
     case O_REGISTERED:
       if (cli_u64(&x, v)) {
         a->registered_proof = x;
       } else {
         int rp = cuzk_c1_proof_id_from_name(v, strlen(v));
-        if (rp < 0)
-          return cli_fail(2, "--registered-proof: '%s' is neither a number nor a PoRep proof name",
+        const cuzk_post_proof *pp;
+        if (rp < 0 && cuzk_post_proof_by_name(&pp, v))
+          return cli_fail(2,
+                          "--registered-proof: '%s' is neither a number nor a PoRep or PoSt "
+                          "proof name",
                           v);
-        a->registered_proof = (uint64_t)rp;
+        a->registered_proof = rp >= 0 ? (uint64_t)rp : pp->id;
       }
       a->have_registered_proof = true;
       break;
@@ -401,9 +451,10 @@ static int parse_prove(prove_args *a, int argc, char **argv, bool batch) {
     case O_PARTITION:
       if (!cli_u64(&x, v) || x > UINT32_MAX) return cli_fail(2, "--partition: bad value '%s'", v);
       a->partition = (uint32_t)x;
+      a->have_partition = true;
       break;
     case O_RANDOMNESS:
-      if (!hex32(a->randomness, NULL, "--randomness", v)) return 2;
+      if (!hex32(a->randomness, &a->have_randomness, "--randomness", v)) return 2;
       break;
     case O_COMM_R_OLD:
       if (!hex32(a->comm_r_old, &a->have_comm_r_old, "--comm-r-old", v)) return 2;
@@ -427,25 +478,7 @@ static int parse_prove(prove_args *a, int argc, char **argv, bool batch) {
       break;
     }
   }
-  if (!a->type) return cli_fail(2, "-t/--type is required (porep, snap, wpost, winning)");
-  bool porep = a->kind == CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT;
-  for (size_t k = 0; k < a->n_paths; k++) {
-    if (porep && !a->is_c1[k])
-      return cli_fail(2, "--vanilla: a PoRep request takes --c1 (the C1 output)");
-    if (!porep && a->is_c1[k])
-      return cli_fail(2, "--c1: %s requests take --vanilla (PoRep takes --c1)", a->type);
-  }
-  if (!a->n_paths)
-    return cli_fail(2, "%s is required for -t %s", porep ? "--c1 FILE" : "--vanilla FILE", a->type);
-  if (!batch && a->n_paths > 1)
-    return cli_fail(2, "%s: single takes one file (batch takes several)",
-                    porep ? "--c1" : "--vanilla");
-  if (a->n_sector_nums > 1 && a->n_sector_nums != a->n_paths)
-    return cli_fail(2,
-                    "--sector-num: given %zu times for %zu input files (once for all, or once "
-                    "per file in order)",
-                    a->n_sector_nums, a->n_paths);
-  return -1;
+  return check_inputs(a, batch);
 }
 
 /* Standard padded base64 of s[0..n) into out (at least n/4*3 bytes); false if malformed.
@@ -519,22 +552,74 @@ static void free_vanilla(job_input *in) {
 static void free_inputs(prove_args *a) {
   for (size_t k = 0; k < a->n_paths; k++) {
     free(a->inputs[k].data);
+    free(a->inputs[k].randomness.data);
     free_vanilla(&a->inputs[k]);
   }
 }
 
+/* A request file's fields into in (the flags given override them), its proofs moved in. Sent as
+ * is: the daemon judges the values (the file must only parse). Exit code or -1. */
+static int load_request(prove_args *a, job_input *in) {
+  post_request_file f;
+  char msg[1024];
+  if (!post_request_parse(&f, in->data, in->len, msg, sizeof msg))
+    return cli_fail(1, "--request %s: %s", in->path, msg);
+  free(in->data);
+  in->data = NULL;
+  in->len = 0;
+  Cuzk__V1__ProofKind kind = (Cuzk__V1__ProofKind)f.proof_kind;
+  if (a->type && kind != a->kind) {
+    post_request_file_free(&f);
+    return cli_fail(2, "--request %s: proof_kind %s, but -t %s", in->path,
+                    post_kind_name(f.proof_kind), a->type);
+  }
+  in->kind = kind;
+  if (!a->have_registered_proof) in->registered_proof = f.registered_proof;
+  if (!a->have_sector_size) in->sector_size = f.sector_size;
+  if (!a->have_miner) in->miner_id = f.miner_id;
+  if (!a->have_partition) in->partition = f.partition_index;
+  if (!a->have_randomness) {
+    in->randomness = (ProtobufCBinaryData){f.randomness_len, f.randomness};
+    f.randomness = NULL;
+  }
+  in->vanilla = calloc(f.n_vanilla ? f.n_vanilla : 1, sizeof *in->vanilla);
+  if (!in->vanilla) {
+    post_request_file_free(&f);
+    return cli_fail(1, "out of memory");
+  }
+  for (size_t i = 0; i < f.n_vanilla; i++) {
+    in->vanilla[i] = (ProtobufCBinaryData){f.vanilla_len[i], f.vanilla[i]};
+    f.vanilla[i] = NULL;
+  }
+  in->n_vanilla = f.n_vanilla;
+  if (a->conn.log_level >= LOG_INFO)
+    fprintf(stderr,
+            "cuzk-bench: %s: %s, registered_proof %llu, partition %u, %zu vanilla proof%s\n",
+            in->path, post_kind_name(f.proof_kind), (unsigned long long)in->registered_proof,
+            in->partition, in->n_vanilla, in->n_vanilla == 1 ? "" : "s");
+  post_request_file_free(&f);
+  return -1;
+}
+
 /* Reads every input file and fills the request fields that come with it. Exit code or -1. */
 static int load_inputs(prove_args *a) {
-  bool porep = a->kind == CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT;
+  static const char *const flag[] = {"--c1", "--vanilla", "--request"};
   for (size_t k = 0; k < a->n_paths; k++) {
     job_input *in = &a->inputs[k];
     if (!cli_read_file(in->path, &in->data, &in->len))
-      return cli_fail(1, "%s %s: %s", porep ? "--c1" : "--vanilla", in->path, strerror(errno));
+      return cli_fail(1, "%s %s: %s", flag[a->input[k]], in->path, strerror(errno));
     in->miner_id = a->miner_id;
     in->sector_number = a->n_sector_nums ? a->sector_nums[a->n_sector_nums > 1 ? k : 0] : 1;
     in->registered_proof = a->registered_proof;
     in->sector_size = a->sector_size;
-    if (!porep) {
+    in->kind = a->kind;
+    in->partition = a->partition;
+    if (a->input[k] == IN_REQUEST) {
+      int rc = load_request(a, in);
+      if (rc >= 0) return rc;
+      continue;
+    }
+    if (a->input[k] == IN_VANILLA) {
       if (!parse_vanilla_json(in)) {
         free_vanilla(in);
         ProtobufCBinaryData *one = malloc(sizeof *one);
@@ -546,6 +631,9 @@ static int load_inputs(prove_args *a) {
         in->vanilla = one;
         in->n_vanilla = 1;
       }
+      free(in->data); /* the proofs go in vanilla_proofs; vanilla_proof (PoRep's) stays empty */
+      in->data = NULL;
+      in->len = 0;
       if (a->conn.log_level >= LOG_INFO)
         fprintf(stderr, "cuzk-bench: %s: %zu vanilla proof%s\n", in->path, in->n_vanilla,
                 in->n_vanilla == 1 ? "" : "s");
@@ -624,7 +712,7 @@ static void prove_once(const prove_args *a, const job_input *in, prove_outcome *
   uuid4(rid);
   Cuzk__V1__SubmitProofRequest s = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
   s.request_id = rid;
-  s.proof_kind = a->kind;
+  s.proof_kind = in->kind;
   s.sector_size = in->sector_size;
   s.registered_proof = in->registered_proof;
   s.priority = a->priority;
@@ -634,10 +722,11 @@ static void prove_once(const prove_args *a, const job_input *in, prove_outcome *
   s.vanilla_proofs = in->vanilla;
   s.sector_number = in->sector_number;
   s.miner_id = in->miner_id;
-  s.partition_index = a->partition;
-  /* as the reference: 32 zero bytes of randomness unless given, commitments empty unless given */
-  s.randomness.data = (uint8_t *)a->randomness;
-  s.randomness.len = 32;
+  s.partition_index = in->partition;
+  /* as the reference: 32 zero bytes of randomness unless given (or in a request file),
+   * commitments empty unless given */
+  s.randomness =
+      in->randomness.data ? in->randomness : (ProtobufCBinaryData){32, (uint8_t *)a->randomness};
   if (a->have_comm_r_old) s.comm_r_old = (ProtobufCBinaryData){32, (uint8_t *)a->comm_r_old};
   if (a->have_comm_r_new) s.comm_r_new = (ProtobufCBinaryData){32, (uint8_t *)a->comm_r_new};
   if (a->have_comm_d_new) s.comm_d_new = (ProtobufCBinaryData){32, (uint8_t *)a->comm_d_new};
@@ -654,7 +743,7 @@ static void prove_once(const prove_args *a, const job_input *in, prove_outcome *
     fprintf(stderr,
             "cuzk-bench: Prove -> %s: request_id %s, kind %d, sector_size %llu, "
             "registered_proof %llu, sector %llu, miner %llu, priority %d, %zu bytes\n",
-            a->conn.addr, rid, (int)a->kind, (unsigned long long)s.sector_size,
+            a->conn.addr, rid, (int)in->kind, (unsigned long long)s.sector_size,
             (unsigned long long)s.registered_proof, (unsigned long long)s.sector_number,
             (unsigned long long)s.miner_id, (int)s.priority, n);
   uint8_t *resp = NULL;
@@ -814,7 +903,7 @@ int cmd_batch(int argc, char **argv) {
   }
   uint32_t nthreads = a->concurrency < a->count ? a->concurrency : a->count;
   printf("=== Batch Benchmark ===\n");
-  printf("proof type:  %s\n", a->type);
+  printf("proof type:  %s\n", a->type ? a->type : post_kind_name(a->inputs[0].kind));
   printf("count:       %u\n", a->count);
   printf("concurrency: %u\n", a->concurrency);
   printf("\n");

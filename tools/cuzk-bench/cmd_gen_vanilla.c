@@ -1,4 +1,5 @@
-/* cuzk-bench gen-vanilla porep: seal a test-size sector in memory and write its C1 output. */
+/* cuzk-bench gen-vanilla porep: seal a test-size sector in memory and write its C1 output (the
+ * PoSt kinds, winning-post and window-post, are cmd_post.c's). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,14 +20,22 @@ static const char usage[] =
     "  --miner-id N     prover id = Filecoin's encoding of actor N (default 1000)\n"
     "  --ticket/--seed  32 bytes in hex (defaults: 01..01 and 02..02)\n";
 
-static uint64_t mix(uint64_t *s) {
-  uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
+/* A PoSt kind among the non-option arguments: the PoSt form (cmd_post.c). */
+static bool post_kind_arg(int argc, char **argv) {
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    cuzk_post_type t;
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) return false;
+    if (a[0] == '-' && strcmp(a, "--envelope") && strcmp(a, "--synthetic"))
+      i++; /* an option's value */
+    else if (cli_post_type(&t, a))
+      return true;
+  }
+  return false;
 }
 
 int cmd_gen_vanilla(int argc, char **argv) {
+  if (post_kind_arg(argc, argv)) return cmd_post_gen_vanilla(argc, argv);
   const char *size = NULL, *proof_arg = NULL, *data_arg = "zero", *out = NULL;
   uint64_t miner = 1000, sector_num = 1, threads = 0;
   uint8_t ticket[32], seed[32];
@@ -37,6 +46,7 @@ int cmd_gen_vanilla(int argc, char **argv) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       fputs(usage, stdout);
+      fputs(cli_post_gen_vanilla_usage, stdout);
       return 0;
     } else if (!strcmp(a, "porep") && !kind_seen) {
       kind_seen = true;
@@ -71,7 +81,9 @@ int cmd_gen_vanilla(int argc, char **argv) {
       return cli_fail(2, "gen-vanilla: unknown option '%s'\n%s", a, usage);
     }
   }
-  if (!kind_seen) return cli_fail(2, "gen-vanilla: the proof kind 'porep' is required\n%s", usage);
+  if (!kind_seen)
+    return cli_fail(
+        2, "gen-vanilla: the proof kind (porep, winning-post, window-post) is required\n%s", usage);
   if (!out) return cli_fail(2, "gen-vanilla: -o FILE is required");
   if (!size && !proof_arg) return cli_fail(2, "gen-vanilla: --sector-size is required");
   const cuzk_seal_proof *p;
@@ -85,26 +97,9 @@ int cmd_gen_vanilla(int argc, char **argv) {
     return cli_fail(1, "gen-vanilla seals in memory: sizes up to 512MiB (asked %s)",
                     p->sector->name);
 
-  uint64_t n = p->sector->nodes;
-  size_t ulen = cuzk_fr32_unpadded_size(n * 32);
-  uint8_t *unpadded = calloc(ulen, 1), *data = malloc(n * 32);
-  if (!unpadded || !data) return cli_fail(1, "out of memory");
-  if (!strncmp(data_arg, "random:", 7)) {
-    uint64_t s;
-    if (!cli_u64(&s, data_arg + 7)) return cli_fail(2, "--data random:SEED: bad seed");
-    for (size_t i = 0; i < ulen; i++)
-      unpadded[i] = (uint8_t)mix(&s);
-  } else if (strcmp(data_arg, "zero")) {
-    uint8_t *f;
-    size_t flen;
-    if (!cli_read_file(data_arg, &f, &flen)) return cli_fail(1, "--data: cannot read %s", data_arg);
-    if (flen > ulen)
-      return cli_fail(1, "--data: %s has %zu bytes, more than the %zu a %s sector holds", data_arg,
-                      flen, ulen, p->sector->name);
-    memcpy(unpadded, f, flen);
-    free(f);
-  }
-  if (cuzk_fr32_pad(data, n * 32, unpadded, ulen)) return cli_fail(1, "Fr32 padding failed");
+  uint8_t *data;
+  int rc = cli_sector_data(&data, p->sector->nodes, p->sector->name, data_arg);
+  if (rc >= 0) return rc;
 
   cuzk_pool *pool = cli_pool((unsigned)threads);
   uint8_t prover_id[32];
@@ -140,7 +135,6 @@ int cmd_gen_vanilla(int argc, char **argv) {
   cuzk_c1_free(c1);
   cuzk_sealed_sector_free(&ss);
   cuzk_pool_destroy(pool);
-  free(unpadded);
   free(data);
   return 0;
 }

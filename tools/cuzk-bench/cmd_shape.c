@@ -1,20 +1,25 @@
-/* cuzk-bench shape: the size of one PoRep partition circuit, no data needed (SHAPE mode). */
+/* cuzk-bench shape: the size of one partition circuit of a proof kind (PoRep, WinningPoSt,
+ * WindowPoSt), no data needed (SHAPE mode). */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
 #include "cuzk/groth16.h"
+#include "cuzk/post.h"
 #include "cuzk/r1cs.h"
 #include "porep/stacked_circuit.h"
 
 int cmd_shape(int argc, char **argv) {
-  const char *size = NULL, *proof_arg = NULL;
+  const char *size = NULL, *proof_arg = NULL, *kind = "porep";
   bool nnz = true;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      puts("usage: cuzk-bench shape --sector-size SIZE [--registered-proof ID|NAME] [--no-nnz]\n"
-           "Counts one partition of the PoRep circuit: inputs (ONE included), aux, constraints\n"
+      puts("usage: cuzk-bench shape [--kind porep|winning-post|window-post] --sector-size SIZE\n"
+           "                        [--registered-proof ID|NAME] [--no-nnz]\n"
+           "Counts one partition of the kind's circuit (default porep): inputs (ONE included), "
+           "aux,\n"
+           "constraints\n"
            "with and without the prover's input constraints, domain size, and (unless --no-nnz)\n"
            "the nonzeros of A, B, C and the A/B densities. No C1 or parameters needed.");
       return 0;
@@ -24,19 +29,31 @@ int cmd_shape(int argc, char **argv) {
       return cli_fail(2, "shape: '%s' needs a value or is unknown", a);
     } else if (!strcmp(a, "--sector-size")) {
       size = v, i++;
+    } else if (!strcmp(a, "--kind")) {
+      kind = v, i++;
     } else if (!strcmp(a, "--registered-proof")) {
       proof_arg = v, i++;
     } else {
       return cli_fail(2, "shape: unknown option '%s'", a);
     }
   }
-  const cuzk_seal_proof *p;
   if (!size && !proof_arg) return cli_fail(2, "shape: --sector-size is required");
-  if (!cli_proof(&p, proof_arg, size))
-    return cli_fail(2, "shape: unknown sector size or registered proof (%s)",
-                    proof_arg ? proof_arg : size);
+  const cuzk_seal_proof *p = NULL;
+  const cuzk_post_proof *pp = NULL;
   cuzk_stacked_config cfg;
-  if (cuzk_stacked_config_from_proof(&cfg, p->id)) return cli_fail(1, "shape: no circuit config");
+  const char *name, *sector_name;
+  if (!strcmp(kind, "porep")) {
+    if (!cli_proof(&p, proof_arg, size))
+      return cli_fail(2, "shape: unknown sector size or registered proof (%s)",
+                      proof_arg ? proof_arg : size);
+    if (cuzk_stacked_config_from_proof(&cfg, p->id)) return cli_fail(1, "shape: no circuit config");
+    name = p->name, sector_name = p->sector->name;
+  } else {
+    if (!cli_post_proof(&pp, kind, proof_arg, size))
+      return cli_fail(2, "shape: unknown kind, sector size or registered PoSt proof (%s, %s)", kind,
+                      proof_arg ? proof_arg : size);
+    name = pp->name, sector_name = pp->sector->name;
+  }
   cuzk_cs_opts o;
   cuzk_cs_opts_default(&o, CUZK_CS_SHAPE);
   o.shape_nnz = nnz;
@@ -44,7 +61,8 @@ int cmd_shape(int argc, char **argv) {
   if (cuzk_cs_create(&cs, &o)) return cli_fail(1, "out of memory");
   char msg[256] = "";
   double t0 = cli_now_s();
-  if (cuzk_stacked_synthesize(cs, &cfg, NULL, 0, msg, sizeof msg))
+  if (p ? cuzk_stacked_synthesize(cs, &cfg, NULL, 0, msg, sizeof msg) != CUZK_POREP_OK
+        : cuzk_post_synthesize(cs, pp, NULL, msg, sizeof msg) != CUZK_POST_OK)
     return cli_fail(1, "shape: synthesis failed: %s", msg);
   size_t circuit = cuzk_cs_num_constraints(cs);
   cuzk_cs_enforce_input_constraints(cs);
@@ -53,7 +71,7 @@ int cmd_shape(int argc, char **argv) {
   cuzk_cs_result r;
   cuzk_cs_result_get(cs, &r);
   size_t m = cuzk_g16_domain_size(r.num_constraints);
-  printf("%s (%s), one partition:\n", p->name, p->sector->name);
+  printf("%s (%s), one partition:\n", name, sector_name);
   printf("  num_inputs (incl. ONE)        %zu\n", r.num_inputs);
   printf("  num_aux                       %zu\n", r.num_aux);
   printf("  circuit constraints           %zu\n", circuit);

@@ -2,7 +2,8 @@
  * cuzk-bench synth-only: in-process PoRep C2 synthesis microbenchmark (no daemon, no parameters),
  * printing what the reference tool prints (cuzk-interface.md §3.3) so runs can be compared; with
  * --perf, per-iteration counters read through perf_event_open (hardware events when the machine
- * exposes them, software events always), --perf-json writes every figure for A/B scripts.
+ * exposes them, software events always), --perf-json writes every figure for A/B scripts. With
+ * --request, the same for a PoSt request's partition (FallbackPoStCircuit).
  */
 #define _GNU_SOURCE /* syscall */
 #include <linux/perf_event.h>
@@ -14,9 +15,11 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cuzk/post.h"
 #include "cuzk/r1cs.h"
 #include "porep/c1.h"
 #include "porep/stacked_circuit.h"
+#include "post_request.h"
 
 /* ---- counters ------------------------------------------------------------------------------ */
 typedef struct {
@@ -108,134 +111,211 @@ static void counters_print(int iter, FILE *json, bool last) {
   }
 }
 
-int cmd_synth_only(int argc, char **argv) {
-  static const char usage[] =
-      "usage: cuzk-bench synth-only --c1 FILE [--partition N] [--sector-num N] [--miner-id N]\n"
-      "         [-i|--iterations N] [--lc-inline 0..4] [--mode prove|witness] [--shape-only]\n"
-      "         [--perf] [--perf-json FILE]\n"
-      "Synthesizes the PoRep C2 circuits of a C1 output (raw JSON or Curio envelope) in process:\n"
-      "wall = C1 parse + synthesis, synth = synthesis only. --shape-only counts (SHAPE mode).\n";
-  const char *c1_path = NULL, *json_path = NULL, *mode_s = "prove";
-  uint64_t sector = 1, miner = 1000, iters = 1, lc_inline = 2;
-  int partition = -1;
-  bool perf = false, shape_only = false;
+/* ---- options --------------------------------------------------------------------------------
+ */
+typedef struct {
+  const char *c1_path, *request_path, *json_path, *mode_s;
+  uint64_t sector, miner, iters, lc_inline;
+  int partition;
+  bool perf, shape_only, porep_opts; /* porep_opts: --partition/--sector-num/--miner-id given */
+  cuzk_cs_mode mode;
+} so_args;
+
+static const char usage[] =
+    "usage: cuzk-bench synth-only --c1 FILE [--partition N] [--sector-num N] [--miner-id N]\n"
+    "         [-i|--iterations N] [--lc-inline 0..4] [--mode prove|witness] [--shape-only]\n"
+    "         [--perf] [--perf-json FILE]\n"
+    "       cuzk-bench synth-only --request FILE [-i|--iterations N] [--lc-inline 0..4]\n"
+    "         [--mode prove|witness] [--shape-only] [--perf] [--perf-json FILE]\n"
+    "Synthesizes the PoRep C2 circuits of a C1 output (raw JSON or Curio envelope) in process:\n"
+    "wall = C1 parse + synthesis, synth = synthesis only. --shape-only counts (SHAPE mode).\n"
+    "--request: a PoSt request's partition (FallbackPoStCircuit); wall = request parse and\n"
+    "checks (its vanilla proofs verified natively) + synthesis.\n";
+
+static int so_number(so_args *a, const char *k, const char *v) {
+  uint64_t x;
+  if (!cli_u64(&x, v)) return cli_fail(2, "synth-only: %s: not an unsigned integer: %s", k, v);
+  if (!strcmp(k, "--partition") && x < 1000)
+    a->partition = (int)x, a->porep_opts = true;
+  else if (!strcmp(k, "--sector-num"))
+    a->sector = x, a->porep_opts = true;
+  else if (!strcmp(k, "--miner-id"))
+    a->miner = x, a->porep_opts = true;
+  else if ((!strcmp(k, "-i") || !strcmp(k, "--iterations")) && x >= 1 && x <= 100000)
+    a->iters = x;
+  else if (!strcmp(k, "--lc-inline") && x <= CUZK_LC_INLINE_MAX)
+    a->lc_inline = x;
+  else
+    return cli_fail(2, "synth-only: bad option or value: %s %s\n%s", k, v, usage);
+  return -1;
+}
+
+static int so_parse(so_args *a, int argc, char **argv) {
+  *a = (so_args){
+      .mode_s = "prove", .sector = 1, .miner = 1000, .iters = 1, .lc_inline = 2, .partition = -1};
   for (int i = 1; i < argc; i++) {
-    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+    const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp(k, "--help") || !strcmp(k, "-h")) {
       fputs(usage, stdout);
       return 0;
-    } else if (!strcmp(a, "--perf")) {
-      perf = true;
-    } else if (!strcmp(a, "--shape-only")) {
-      shape_only = true;
+    } else if (!strcmp(k, "--perf")) {
+      a->perf = true;
+    } else if (!strcmp(k, "--shape-only")) {
+      a->shape_only = true;
     } else if (!v) {
-      return cli_fail(2, "synth-only: '%s' needs a value or is unknown\n%s", a, usage);
-    } else if (!strcmp(a, "--c1")) {
-      c1_path = v, i++;
-    } else if (!strcmp(a, "--perf-json")) {
-      json_path = v, perf = true, i++;
-    } else if (!strcmp(a, "--mode")) {
-      mode_s = v, i++;
+      return cli_fail(2, "synth-only: '%s' needs a value or is unknown\n%s", k, usage);
+    } else if (!strcmp(k, "--c1")) {
+      a->c1_path = v, i++;
+    } else if (!strcmp(k, "--request")) {
+      a->request_path = v, i++;
+    } else if (!strcmp(k, "--perf-json")) {
+      a->json_path = v, a->perf = true, i++;
+    } else if (!strcmp(k, "--mode")) {
+      a->mode_s = v, i++;
     } else {
-      uint64_t x;
-      if (!cli_u64(&x, v)) return cli_fail(2, "synth-only: %s: not an unsigned integer: %s", a, v);
+      int rc = so_number(a, k, v);
+      if (rc >= 0) return rc;
       i++;
-      if (!strcmp(a, "--partition") && x < 1000)
-        partition = (int)x;
-      else if (!strcmp(a, "--sector-num"))
-        sector = x;
-      else if (!strcmp(a, "--miner-id"))
-        miner = x;
-      else if ((!strcmp(a, "-i") || !strcmp(a, "--iterations")) && x >= 1 && x <= 100000)
-        iters = x;
-      else if (!strcmp(a, "--lc-inline") && x <= CUZK_LC_INLINE_MAX)
-        lc_inline = x;
-      else
-        return cli_fail(2, "synth-only: bad option or value: %s %s\n%s", a, v, usage);
     }
   }
-  if (!c1_path) return cli_fail(2, "synth-only: --c1 FILE is required");
-  cuzk_cs_mode mode = shape_only                   ? CUZK_CS_SHAPE
-                      : !strcmp(mode_s, "prove")   ? CUZK_CS_PROVE
-                      : !strcmp(mode_s, "witness") ? CUZK_CS_WITNESS
-                                                   : (cuzk_cs_mode)-1;
-  if ((int)mode < 0) return cli_fail(2, "synth-only: --mode prove|witness, not %s", mode_s);
+  if (!a->c1_path == !a->request_path)
+    return cli_fail(2, "synth-only: --c1 FILE (PoRep) or --request FILE (PoSt) is required");
+  if (a->request_path && a->porep_opts)
+    return cli_fail(2, "synth-only: --partition, --sector-num and --miner-id are PoRep's (a "
+                       "request names its partition)");
+  a->mode = a->shape_only                   ? CUZK_CS_SHAPE
+            : !strcmp(a->mode_s, "prove")   ? CUZK_CS_PROVE
+            : !strcmp(a->mode_s, "witness") ? CUZK_CS_WITNESS
+                                            : (cuzk_cs_mode)-1;
+  if ((int)a->mode < 0) return cli_fail(2, "synth-only: --mode prove|witness, not %s", a->mode_s);
+  return -1;
+}
+
+/* ---- one iteration: parse the input, synthesize its circuits ---------------------------------
+ */
+typedef struct {
+  double synth;
+  size_t circuits, constraints;
+} so_result;
+
+static int so_porep(cuzk_cs *cs, const so_args *a, const uint8_t *data, size_t len, so_result *r) {
+  cuzk_c1 *c1;
+  cuzk_c1_errbuf eb;
+  if (cuzk_c1_read(&c1, data, len, 0, NULL, &eb)) return cli_fail(1, "%s: %s", a->c1_path, eb.msg);
+  cuzk_stacked_config cfg;
+  if (cuzk_stacked_config_from_proof(&cfg, c1->registered_proof))
+    return cli_fail(1, "%s: unsupported registered proof", a->c1_path);
+  size_t parts = c1->vanilla_proofs.n, first = 0, last = parts;
+  if (a->partition >= 0) {
+    if ((size_t)a->partition >= parts) return cli_fail(2, "synth-only: --partition out of range");
+    first = (size_t)a->partition;
+    last = first + 1;
+  }
+  char msg[256];
+  for (size_t k = first; k < last; k++) {
+    cuzk_cs_reset(cs);
+    double s0 = cli_now_s();
+    if (cuzk_stacked_synthesize(cs, &cfg, a->shape_only ? NULL : c1, (unsigned)k, msg, sizeof msg))
+      return cli_fail(1, "synthesis of partition %zu: %s", k, msg);
+    r->synth += cli_now_s() - s0;
+    r->constraints += cuzk_cs_num_constraints(cs);
+  }
+  r->circuits = last - first;
+  cuzk_c1_free(c1);
+  return -1;
+}
+
+static int so_post(cuzk_cs *cs, const so_args *a, const uint8_t *data, size_t len, so_result *r) {
+  post_request_file f;
+  cuzk_post_request rq;
+  char msg[1024];
+  if (!post_request_parse(&f, data, len, msg, sizeof msg))
+    return cli_fail(1, "%s: %s", a->request_path, msg);
+  bool ok = post_request_check(&rq, &f, msg, sizeof msg); /* rq keeps copies */
+  post_request_file_free(&f);
+  if (!ok) return cli_fail(1, "%s: %s", a->request_path, msg);
+  cuzk_cs_reset(cs);
+  double s0 = cli_now_s();
+  if (cuzk_post_synthesize(cs, rq.proof, &rq, msg, sizeof msg))
+    return cli_fail(1, "synthesis of partition %u: %s", rq.partition_index, msg);
+  r->synth = cli_now_s() - s0;
+  r->constraints = cuzk_cs_num_constraints(cs);
+  r->circuits = 1;
+  cuzk_post_request_free(&rq);
+  return -1;
+}
+
+static void so_header(const so_args *a, size_t len) {
+  printf("=== Synthesis Microbenchmark ===\n");
+  if (a->request_path) {
+    printf("request:    %s\n", a->request_path);
+  } else {
+    printf("c1:         %s\n", a->c1_path);
+    printf("sector:     %llu (miner %llu)\n", (unsigned long long)a->sector,
+           (unsigned long long)a->miner);
+    if (a->partition >= 0)
+      printf("partition:  %d\n", a->partition);
+    else
+      printf("partition:  all\n");
+  }
+  printf("iterations: %llu\n", (unsigned long long)a->iters);
+  printf("mode:       %s, lc-inline %llu\n", cuzk_cs_mode_name(a->mode),
+         (unsigned long long)a->lc_inline);
+  printf("\n%s loaded:  %zu bytes\n", a->request_path ? "request" : "c1", len);
+}
+
+int cmd_synth_only(int argc, char **argv) {
+  so_args a;
+  int rc = so_parse(&a, argc, argv);
+  if (rc >= 0) return rc;
+  const char *path = a.request_path ? a.request_path : a.c1_path;
   uint8_t *data;
   size_t len;
-  if (!cli_read_file(c1_path, &data, &len)) return cli_fail(1, "cannot read %s", c1_path);
-  printf("=== Synthesis Microbenchmark ===\n");
-  printf("c1:         %s\n", c1_path);
-  printf("sector:     %llu (miner %llu)\n", (unsigned long long)sector, (unsigned long long)miner);
-  if (partition >= 0)
-    printf("partition:  %d\n", partition);
-  else
-    printf("partition:  all\n");
-  printf("iterations: %llu\n", (unsigned long long)iters);
-  printf("mode:       %s, lc-inline %llu\n", cuzk_cs_mode_name(mode),
-         (unsigned long long)lc_inline);
-  printf("\nc1 loaded:  %zu bytes\n", len);
+  if (!cli_read_file(path, &data, &len)) return cli_fail(1, "cannot read %s", path);
+  so_header(&a, len);
   FILE *json = NULL;
-  if (json_path && !(json = fopen(json_path, "w")))
-    return cli_fail(1, "cannot write %s", json_path);
-  if (perf) counters_open();
+  if (a.json_path && !(json = fopen(a.json_path, "w")))
+    return cli_fail(1, "cannot write %s", a.json_path);
+  if (a.perf) counters_open();
   if (json) {
-    fputs("{\"c1\": ", json);
-    cli_json_str(json, c1_path);
+    fputs(a.request_path ? "{\"request\": " : "{\"c1\": ", json);
+    cli_json_str(json, path);
     fprintf(json, ", \"mode\": \"%s\", \"lc_inline\": %llu, \"iterations\": [\n",
-            cuzk_cs_mode_name(mode), (unsigned long long)lc_inline);
+            cuzk_cs_mode_name(a.mode), (unsigned long long)a.lc_inline);
   }
   cuzk_cs_opts o;
-  cuzk_cs_opts_default(&o, mode);
-  o.lc_inline = (unsigned)lc_inline;
+  cuzk_cs_opts_default(&o, a.mode);
+  o.lc_inline = (unsigned)a.lc_inline;
   cuzk_cs *cs;
   if (cuzk_cs_create(&cs, &o)) return cli_fail(1, "out of memory");
   double sum_wall = 0, sum_synth = 0, min_wall = 1e300, min_synth = 1e300;
-  for (uint64_t it = 1; it <= iters; it++) {
-    if (perf) counters_start();
+  for (uint64_t it = 1; it <= a.iters; it++) {
+    if (a.perf) counters_start();
     double w0 = cli_now_s();
-    cuzk_c1 *c1;
-    cuzk_c1_errbuf eb;
-    if (cuzk_c1_read(&c1, data, len, 0, NULL, &eb)) return cli_fail(1, "%s: %s", c1_path, eb.msg);
-    cuzk_stacked_config cfg;
-    if (cuzk_stacked_config_from_proof(&cfg, c1->registered_proof))
-      return cli_fail(1, "%s: unsupported registered proof", c1_path);
-    size_t parts = c1->vanilla_proofs.n, first = 0, last = parts, constraints = 0;
-    if (partition >= 0) {
-      if ((size_t)partition >= parts) return cli_fail(2, "synth-only: --partition out of range");
-      first = (size_t)partition;
-      last = first + 1;
-    }
-    double synth = 0;
-    char msg[256];
-    for (size_t k = first; k < last; k++) {
-      cuzk_cs_reset(cs);
-      double s0 = cli_now_s();
-      if (cuzk_stacked_synthesize(cs, &cfg, shape_only ? NULL : c1, (unsigned)k, msg, sizeof msg))
-        return cli_fail(1, "synthesis of partition %zu: %s", k, msg);
-      synth += cli_now_s() - s0;
-      constraints += cuzk_cs_num_constraints(cs);
-    }
-    cuzk_c1_free(c1);
+    so_result r = {0, 0, 0};
+    rc = a.request_path ? so_post(cs, &a, data, len, &r) : so_porep(cs, &a, data, len, &r);
+    if (rc >= 0) return rc;
     double wall = cli_now_s() - w0;
-    if (perf) counters_stop();
+    if (a.perf) counters_stop();
     printf("  [%llu] wall=%.1fs  synth=%.1fs  circuits=%zu  constraints=%zu\n",
-           (unsigned long long)it, wall, synth, last - first, constraints);
-    if (perf) counters_print((int)it, json, it == iters);
+           (unsigned long long)it, wall, r.synth, r.circuits, r.constraints);
+    if (a.perf) counters_print((int)it, json, it == a.iters);
     sum_wall += wall;
-    sum_synth += synth;
+    sum_synth += r.synth;
     min_wall = wall < min_wall ? wall : min_wall;
-    min_synth = synth < min_synth ? synth : min_synth;
+    min_synth = r.synth < min_synth ? r.synth : min_synth;
   }
-  if (iters > 1) {
-    printf("=== Summary (%llu iterations) ===\n", (unsigned long long)iters);
-    printf("wall:   avg=%.2fs  min=%.2fs\n", sum_wall / (double)iters, min_wall);
-    printf("synth:  avg=%.2fs  min=%.2fs\n", sum_synth / (double)iters, min_synth);
+  double n = (double)a.iters;
+  if (a.iters > 1) {
+    printf("=== Summary (%llu iterations) ===\n", (unsigned long long)a.iters);
+    printf("wall:   avg=%.2fs  min=%.2fs\n", sum_wall / n, min_wall);
+    printf("synth:  avg=%.2fs  min=%.2fs\n", sum_synth / n, min_synth);
   }
   if (json) {
     fprintf(
         json,
         "], \"wall_avg\": %.6f, \"wall_min\": %.6f, \"synth_avg\": %.6f, \"synth_min\": %.6f}\n",
-        sum_wall / (double)iters, min_wall, sum_synth / (double)iters, min_synth);
+        sum_wall / n, min_wall, sum_synth / n, min_synth);
     fclose(json);
   }
   cuzk_cs_destroy(cs);

@@ -1,4 +1,5 @@
-/* cuzk-bench verify-vanilla: native verification of every vanilla proof of a C1 file. */
+/* cuzk-bench verify-vanilla: native verification of every vanilla proof of a C1 file (one PoSt
+ * sector's proof, --kind/--vanilla, is cmd_post.c's). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,12 @@
 #include "porep/vanilla.h"
 
 int cmd_verify_vanilla(int argc, char **argv) {
+  bool help = false, post = false;
+  for (int i = 1; i < argc; i++) {
+    help |= !strcmp(argv[i], "--help") || !strcmp(argv[i], "-h");
+    post |= !strcmp(argv[i], "--kind") || !strcmp(argv[i], "--vanilla");
+  }
+  if (post && !help) return cmd_post_verify_vanilla(argc, argv);
   const char *path = NULL;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--c1") && i + 1 < argc) {
@@ -16,6 +23,7 @@ int cmd_verify_vanilla(int argc, char **argv) {
       puts("usage: cuzk-bench verify-vanilla --c1 FILE\n"
            "Verifies every vanilla proof of a C1 output (raw JSON or Curio envelope): challenges,\n"
            "Merkle openings, labels and encodings are recomputed.");
+      fputs(cli_post_verify_vanilla_usage, stdout);
       return 0;
     } else {
       return cli_fail(2, "verify-vanilla: unknown option '%s'", argv[i]);

@@ -1,10 +1,13 @@
 /*
  * cuzk-bench: the developer's command line for cuzk.
  *   cuzk-bench gen-vanilla porep ...   seal a test-size sector in memory, write its C1 output
+ *   cuzk-bench gen-vanilla winning-post|window-post ...   test sectors' PoSt request file
  *   cuzk-bench parent-cache ...        write the SDR parent cache file, print its SHA-256
- *   cuzk-bench verify-vanilla ...      natively verify every vanilla proof of a C1 file
- *   cuzk-bench shape ...               size of one PoRep partition circuit (no data)
- *   cuzk-bench setup / prove / verify  offline PoRep C2 (test parameters, proofs, verification)
+ *   cuzk-bench verify-vanilla ...      natively verify every vanilla proof of a C1 file, or one
+ *                                      PoSt sector's proof
+ *   cuzk-bench shape ...               size of one partition circuit (no data)
+ *   cuzk-bench setup / prove / verify  offline PoRep C2 and PoSt (test parameters, proofs,
+ *                                      verification)
  *   cuzk-bench synth-only ...          in-process synthesis microbenchmark (+ perf counters)
  *   cuzk-bench synth-ab ...            interleaved A/B of two synth-only option sets
  *   cuzk-bench single / batch / status / preload / evict / metrics [-a ADDR]   the daemon's client
@@ -18,17 +21,24 @@
 static void usage(FILE *f) {
   fputs("usage: cuzk-bench <command> [options]\n"
         "  gen-vanilla porep   seal a test-size sector and write its C1 output (JSON)\n"
+        "  gen-vanilla winning-post|window-post\n"
+        "                      test sectors' PoSt vanilla proofs as a request file (JSON)\n"
         "  parent-cache        write the SDR parent cache file and print its SHA-256\n"
-        "  verify-vanilla      verify every vanilla proof of a C1 output natively\n"
-        "  shape               count one PoRep partition circuit (inputs, aux, constraints, nnz)\n"
-        "  setup               write TEST Groth16 parameters for a PoRep circuit\n"
-        "  prove               prove PoRep C2 from a C1 output\n"
-        "  verify              verify PoRep C2 proofs against a C1 output\n"
-        "  synth-only          synthesis microbenchmark over a C1 (--perf counters)\n"
+        "  verify-vanilla      verify every vanilla proof of a C1 output natively, or one PoSt\n"
+        "                      sector's proof (--kind winning-post|window-post --vanilla FILE)\n"
+        "  shape               count one partition circuit (inputs, aux, constraints, nnz) of\n"
+        "                      PoRep or --kind winning-post|window-post\n"
+        "  setup               write TEST Groth16 parameters for a PoRep circuit, or a PoSt one\n"
+        "                      (--kind winning-post|window-post)\n"
+        "  prove               prove PoRep C2 from a C1 output, or a PoSt request (--request)\n"
+        "  verify              verify PoRep C2 proofs against a C1 output, or a PoSt proof\n"
+        "                      against its request (--request)\n"
+        "  synth-only          synthesis microbenchmark over a C1 or a PoSt request (--perf\n"
+        "                      counters)\n"
         "  synth-ab            A/B of two synth-only option sets, interleaved (time, perf, Ir)\n"
         "Daemon client (-a/--addr ADDR, default http://127.0.0.1:9820; cuzk-daemon's built-in\n"
         "default is unix://<its working directory>/cuzk.sock):\n"
-        "  single              one proof through the daemon (Prove)\n"
+        "  single              one proof through the daemon (Prove; --request FILE for PoSt)\n"
         "  batch               N proofs, J at a time, with a throughput summary\n"
         "  status              the daemon's status (GetStatus)\n"
         "  preload             load a parameter set in the daemon (PreloadSRS)\n"

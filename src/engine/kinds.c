@@ -1,0 +1,55 @@
+/* What the engine does around every proof kind (docs/engine.md "Proof kinds"): before the first
+ * partition, the kind's prepare and the acquisition of its parameter set; after the last one, the
+ * kind's self-check and the proof bytes (192 per partition, in partition order). */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "engine/engine_internal.h"
+
+const eng_kind *const eng_kinds[] = {&eng_kind_porep, &eng_kind_window_post, &eng_kind_winning_post,
+                                     NULL};
+
+const eng_kind *eng_kind_for(cuzk_proof_kind k) {
+  for (const eng_kind *const *p = eng_kinds; *p; p++)
+    if ((*p)->kind == k) return *p;
+  return NULL;
+}
+
+bool eng_prepare_job(cuzk_engine *e, eng_job *j, char *msg, size_t len) {
+  const eng_circuit *circ = NULL;
+  if (!j->ops->prepare(j, &circ, msg, len)) return false;
+  eng_free_input(j);
+  srs_set *s = eng_srs_for(e, circ);
+  if (!s) {
+    snprintf(msg, len, "no parameter set for circuit %s", circ ? circ->id : "?");
+    return false;
+  }
+  double load_s = 0;
+  if (!eng_srs_acquire(e, s, &load_s, msg, len)) return false;
+  j->srs_s = load_s;
+  j->proofs = calloc(j->parts, sizeof *j->proofs);
+  pthread_mutex_lock(&e->mu);
+  j->srs = s; /* released by eng_end */
+  pthread_mutex_unlock(&e->mu);
+  if (!j->proofs) {
+    snprintf(msg, len, "out of memory");
+    return false;
+  }
+  return true;
+}
+
+bool eng_finish_job(cuzk_engine *e, eng_job *j, char *msg, size_t len) {
+  double t0 = eng_now();
+  if (e->cfg.verify_proofs && !j->ops->verify(j, j->srs->pvk, j->proofs, msg, len)) return false;
+  uint8_t *out = malloc((size_t)j->parts * CUZK_G16_PROOF_BYTES);
+  if (!out) {
+    snprintf(msg, len, "out of memory");
+    return false;
+  }
+  for (unsigned k = 0; k < j->parts; k++)
+    cuzk_g16_proof_write(out + (size_t)k * CUZK_G16_PROOF_BYTES, &j->proofs[k]);
+  j->result.proof = out;
+  j->result.proof_len = (size_t)j->parts * CUZK_G16_PROOF_BYTES;
+  eng_stage(e, ST_VERIFY, eng_now() - t0); /* prom series are thread-safe */
+  return true;
+}

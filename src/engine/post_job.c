@@ -1,0 +1,170 @@
+/* The two Proof-of-Spacetime kinds (docs/engine.md "Proof kinds", docs/post.md): WinningPoSt
+ * (one sector, 66 challenges) and one WindowPoSt partition (up to S_w sectors, 10 challenges
+ * each). Every sector's vanilla proof is parsed strictly and verified natively before anything is
+ * proven; a request that does not hold ends FAILED naming the sector and challenge. One partition,
+ * one 192-byte proof, checked against public inputs re-derived from the sector ids, comm_r and
+ * the randomness. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuzk/post.h"
+#include "engine/engine_internal.h"
+
+/* One circuit per type and sector size; Window V1 (5-9) and V1_1 (10-14) ids share it (the
+ * parameter identifier holds no API version). */
+static const unsigned winning_ids[] = {0, 1, 2, 3, 4};
+static const unsigned window_ids[] = {10, 11, 12, 13, 14};
+
+static bool param_base(char *out, size_t len, const char *dir, const void *arg) {
+  const cuzk_post_proof *p;
+  return !cuzk_post_proof_by_id(&p, *(const unsigned *)arg) &&
+         cuzk_post_param_base(out, len, dir, p);
+}
+
+static bool setup_test(const void *arg, const char *dir, cuzk_pool *pool, double *gen_s, char *msg,
+                       size_t len) {
+  const cuzk_post_proof *p;
+  if (cuzk_post_proof_by_id(&p, *(const unsigned *)arg)) return false;
+  return cuzk_post_setup_test_params(p, dir, pool, gen_s, msg, len) == CUZK_POST_OK;
+}
+
+#define KIB UINT64_C(1024)
+#define SIZES(ids, prefix)                                                        \
+  {                                                                               \
+    {prefix "-2k", 2 * KIB, &ids[0], param_base, setup_test},                     \
+        {prefix "-8m", 8 * KIB * KIB, &ids[1], param_base, setup_test},           \
+        {prefix "-512m", 512 * KIB * KIB, &ids[2], param_base, setup_test},       \
+        {prefix "-32g", 32 * KIB * KIB * KIB, &ids[3], param_base, setup_test}, { \
+      prefix "-64g", 64 * KIB *KIB *KIB, &ids[4], param_base, setup_test          \
+    }                                                                             \
+  }
+static const eng_circuit winning_circuits[] = SIZES(winning_ids, "winning");
+static const eng_circuit window_circuits[] = SIZES(window_ids, "wpost");
+#define N_SIZES 5
+
+static void free_work(void *work) {
+  cuzk_post_request *rq = work;
+  if (!rq) return;
+  cuzk_post_request_free(rq);
+  free(rq);
+}
+
+/* The request's own fields, before its vanilla proofs are read. */
+static bool check_fields(const eng_job *j, cuzk_post_type type, const cuzk_post_proof **p,
+                         char *msg, size_t len) {
+  if (cuzk_post_proof_by_id(p, j->registered_proof)) {
+    snprintf(msg, len, "registered_proof: %llu is not a registered PoSt proof (0-14)",
+             (unsigned long long)j->registered_proof);
+    return false;
+  }
+  if ((*p)->type != type) {
+    snprintf(msg, len, "registered_proof: %u (%s) is a %s proof, but proof_kind is %s", (*p)->id,
+             (*p)->name, cuzk_post_type_name((*p)->type), cuzk_post_type_name(type));
+    return false;
+  }
+  if (j->sector_size && j->sector_size != (*p)->sector->bytes) {
+    snprintf(msg, len, "sector_size: %llu, but %s proves %llu-byte sectors",
+             (unsigned long long)j->sector_size, (*p)->name,
+             (unsigned long long)(*p)->sector->bytes);
+    return false;
+  }
+  if (j->randomness_len != 32) {
+    snprintf(msg, len, "randomness: %zu bytes, expected 32", j->randomness_len);
+    return false;
+  }
+  if (type == CUZK_POST_WINNING && j->partition_index) {
+    snprintf(msg, len, "partition_index: %u, but WinningPoSt has one partition (0)",
+             j->partition_index);
+    return false;
+  }
+  if (j->n_inputs != j->n_list_inputs) {
+    snprintf(msg, len,
+             "vanilla_proof: set, but a PoSt job takes one bincode sector proof per "
+             "element of vanilla_proofs");
+    return false;
+  }
+  return true;
+}
+
+static bool prepare(eng_job *j, cuzk_post_type type, const eng_circuit *circuits,
+                    const eng_circuit **circuit, char *msg, size_t len) {
+  const cuzk_post_proof *p;
+  if (!check_fields(j, type, &p, msg, len)) return false;
+  cuzk_post_request *rq = calloc(1, sizeof *rq);
+  const uint8_t **pieces = calloc(j->n_inputs ? j->n_inputs : 1, sizeof *pieces);
+  if (!rq || !pieces) {
+    free(rq);
+    free(pieces);
+    snprintf(msg, len, "out of memory");
+    return false;
+  }
+  for (size_t i = 0, at = 0; i < j->n_inputs; at += j->input_lens[i++])
+    pieces[i] = j->input + at;
+  cuzk_post_err pe = cuzk_post_request_init(rq, p, j->randomness, j->partition_index, pieces,
+                                            j->input_lens, j->n_inputs, msg, len);
+  free(pieces);
+  if (pe) {
+    free(rq);
+    return false;
+  }
+  j->work = rq;
+  j->parts = 1;
+  *circuit = NULL;
+  for (unsigned i = 0; i < N_SIZES; i++)
+    if (circuits[i].sector_bytes == p->sector->bytes) *circuit = &circuits[i];
+  if (!*circuit) snprintf(msg, len, "sector_size: no %s circuit", cuzk_post_type_name(type));
+  return *circuit != NULL;
+}
+
+static bool prepare_winning(eng_job *j, const eng_circuit **c, char *msg, size_t len) {
+  return prepare(j, CUZK_POST_WINNING, winning_circuits, c, msg, len);
+}
+
+static bool prepare_window(eng_job *j, const eng_circuit **c, char *msg, size_t len) {
+  return prepare(j, CUZK_POST_WINDOW, window_circuits, c, msg, len);
+}
+
+static bool synthesize(const eng_job *j, cuzk_cs *cs, unsigned part, char *msg, size_t len) {
+  (void)part; /* one partition */
+  const cuzk_post_request *rq = j->work;
+  return cuzk_post_synthesize(cs, rq->proof, rq, msg, len) == CUZK_POST_OK;
+}
+
+static bool verify(const eng_job *j, const cuzk_g16_pvk *pvk, const cuzk_g16_proof *proofs,
+                   char *msg, size_t len) {
+  bool ok = false;
+  if (cuzk_post_verify(&ok, j->work, pvk, &proofs[0])) {
+    snprintf(msg, len, "PoSt proof self-check could not run (out of memory)");
+    return false;
+  }
+  if (!ok) snprintf(msg, len, "PoSt proof self-check failed: the proof does not verify");
+  return ok;
+}
+
+static void describe(const eng_job *j, char *out, size_t len) {
+  const cuzk_post_request *rq = j->work;
+  snprintf(out, len, "%s: %zu sector(s), partition %u", rq->proof->name, rq->n_sectors,
+           rq->partition_index);
+}
+
+const eng_kind eng_kind_winning_post = {
+    CUZK_KIND_WINNING_POST,
+    winning_circuits,
+    N_SIZES,
+    prepare_winning,
+    synthesize,
+    verify,
+    describe,
+    free_work,
+};
+const eng_kind eng_kind_window_post = {
+    CUZK_KIND_WINDOW_POST_PARTITION,
+    window_circuits,
+    N_SIZES,
+    prepare_window,
+    synthesize,
+    verify,
+    describe,
+    free_work,
+};

@@ -1,0 +1,63 @@
+/* PoSt parameter files (docs/post.md "Parameters"): their Filecoin names, TEST parameters, and
+ * verification of a partition proof against the request's re-derived public inputs. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "post/post_internal.h"
+
+static void tree_name(char *out, size_t len, const cuzk_post_proof *p) {
+  snprintf(out, len, "merkletree-poseidon_hasher-%u-%u-%u", p->sector->base_arity,
+           p->sector->sub_arity, p->sector->top_arity);
+}
+
+cuzk_post_err cuzk_post_cache_id(char *out, size_t len, const cuzk_post_proof *p) {
+  if (!out || !p) return CUZK_POST_EINVAL;
+  char tree[64], prefix[128], ident[256];
+  tree_name(tree, sizeof tree, p);
+  snprintf(prefix, sizeof prefix, "proof-of-spacetime-fallback-%s", tree);
+  /* the Debug text of fallback::PublicParams: the circuit's counts, no API version, no tree */
+  snprintf(ident, sizeof ident,
+           "FallbackPoSt::PublicParams{sector_size: %llu, challenge_count: %u, sector_count: %u}",
+           (unsigned long long)p->sector->bytes, p->challenge_count, p->sector_count);
+  return cuzk_g16_cache_id(out, len, prefix, ident) ? CUZK_POST_EINVAL : CUZK_POST_OK;
+}
+
+bool cuzk_post_param_base(char *out, size_t len, const char *dir, const cuzk_post_proof *p) {
+  char id[256];
+  if (!out || !dir || cuzk_post_cache_id(id, sizeof id, p)) return false;
+  int n = snprintf(out, len, "%s/v%d-%s", dir, CUZK_G16_PARAMS_VERSION, id);
+  return n > 0 && (size_t)n < len;
+}
+
+cuzk_post_err cuzk_post_setup_test_params(const cuzk_post_proof *p, const char *dir,
+                                          cuzk_pool *pool, double *gen_s, char *msg, size_t len) {
+  char base[4096];
+  if (!p || !dir || !cuzk_post_param_base(base, sizeof base, dir, p))
+    return cuzk_post_fail(msg, len, CUZK_POST_EINVAL, "setup: no proof or the path is too long");
+  cuzk_cs_opts o;
+  cuzk_cs_opts_default(&o, CUZK_CS_RECORD);
+  cuzk_cs *cs;
+  if (cuzk_cs_create(&cs, &o))
+    return cuzk_post_fail(msg, len, CUZK_POST_ENOMEM, "setup: out of memory");
+  char sub[400];
+  cuzk_post_err e = cuzk_post_synthesize(cs, p, NULL, sub, sizeof sub);
+  if (e)
+    e = cuzk_post_fail(msg, len, e, "setup: %s", sub);
+  else if (cuzk_g16_write_test_params(base, cs, p->sector->bytes, pool, gen_s, msg, len))
+    e = CUZK_POST_EINVAL;
+  cuzk_cs_destroy(cs);
+  return e;
+}
+
+cuzk_post_err cuzk_post_verify(bool *ok, const cuzk_post_request *rq, const cuzk_g16_pvk *pvk,
+                               const cuzk_g16_proof *proof) {
+  if (!ok || !rq || !rq->proof || !pvk || !proof) return CUZK_POST_EINVAL;
+  *ok = false;
+  size_t n = cuzk_post_num_public_inputs(rq->proof);
+  cuzk_fr *in = malloc(n * sizeof *in);
+  if (!in) return CUZK_POST_ENOMEM;
+  cuzk_post_err e = cuzk_post_request_public_inputs(in, rq);
+  if (!e && cuzk_g16_verify(ok, pvk, proof, in, n)) e = CUZK_POST_EINVAL;
+  free(in);
+  return e;
+}

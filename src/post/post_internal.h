@@ -1,0 +1,13 @@
+/* Internal helpers of the PoSt layer. */
+#ifndef CUZK_POST_INTERNAL_H
+#define CUZK_POST_INTERNAL_H
+
+#include <stddef.h>
+
+#include "cuzk/errmsg.h"
+#include "cuzk/post.h"
+
+/* Formats the message into msg (if msg && len) and evaluates to e (cuzk/errmsg.h). */
+#define cuzk_post_fail CUZK_FAIL
+
+#endif

@@ -1,0 +1,13 @@
+/* cuzk_errmsg (cuzk/errmsg.h). */
+#include "cuzk/errmsg.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+void cuzk_errmsg(char *msg, size_t len, const char *fmt, ...) {
+  if (!msg || !len) return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, len, fmt, ap);
+  va_end(ap);
+}

@@ -1,0 +1,71 @@
+/* Tests' helper: a 2 KiB sector sealed in memory, its C1 output as JSON, and the engine request
+ * that proves it (miner 1000). Header-only: each test includes it once. */
+#ifndef CUZK_TESTS_SEALED_C1_H
+#define CUZK_TESTS_SEALED_C1_H
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "cuzk/engine.h"
+#include "cuzk/porep.h"
+#include "porep/c1.h"
+#include "porep/vanilla.h"
+#include "rng.h"
+
+typedef struct {
+  uint8_t *json;
+  size_t len;
+  cuzk_c1 *c1;
+} sector;
+
+/* A sealed 2 KiB sector's C1 (StackedDrg2KiBV1_1) as JSON; miner 1000. */
+static inline bool make_sector(sector *s, uint64_t sector_num, uint64_t seed_byte,
+                               cuzk_pool *pool) {
+  memset(s, 0, sizeof *s);
+  const cuzk_seal_proof *p;
+  if (cuzk_seal_proof_by_id(&p, 5)) return false;
+  uint64_t n = p->sector->nodes, st = 4242 + seed_byte;
+  size_t ulen = cuzk_fr32_unpadded_size(n * 32);
+  uint8_t *unpadded = malloc(ulen), *data = malloc(n * 32);
+  for (size_t i = 0; i < ulen; i++)
+    unpadded[i] = (uint8_t)rng_next(&st);
+  bool ok = cuzk_fr32_pad(data, n * 32, unpadded, ulen) == CUZK_POREP_OK;
+  uint8_t prover_id[32], ticket[32], seed[32];
+  cuzk_porep_prover_id(prover_id, 1000);
+  memset(ticket, 3, 32);
+  memset(seed, (int)seed_byte, 32);
+  cuzk_sealed_sector ss;
+  ok = ok && cuzk_seal_sector(&ss, p, data, prover_id, sector_num, ticket, pool) == CUZK_POREP_OK;
+  if (ok) {
+    ok = cuzk_vanilla_prove(&s->c1, &ss, seed) == CUZK_POREP_OK;
+    cuzk_c1_errbuf eb;
+    ok = ok && cuzk_c1_write_json(s->c1, &s->json, &s->len, &eb) == CUZK_C1_OK;
+    cuzk_sealed_sector_free(&ss);
+  }
+  free(unpadded);
+  free(data);
+  CHECK(ok);
+  return ok;
+}
+
+static inline cuzk_job_request porep_req(const sector *s, const char *rid, uint64_t sector_num) {
+  cuzk_job_request r;
+  memset(&r, 0, sizeof r);
+  r.request_id = rid;
+  r.kind = CUZK_KIND_POREP_SEAL_COMMIT;
+  r.sector_size = 2048;
+  r.registered_proof = 5;
+  r.vanilla_proof = s->json;
+  r.vanilla_proof_len = s->len;
+  r.miner_id = 1000;
+  r.sector_number = sector_num;
+  return r;
+}
+
+static inline void free_sector(sector *s) {
+  free(s->json);
+  cuzk_c1_free(s->c1);
+}
+
+#endif

@@ -1,0 +1,536 @@
+/*
+ * cuzk-bench's PoSt commands (WinningPoSt, WindowPoSt; docs/post.md "cuzk-bench"):
+ *   gen-vanilla winning-post|window-post ...   test sectors' vanilla proofs as a request file
+ *   setup --kind winning-post|window-post ...  TEST parameters of the FallbackPoStCircuit
+ *   prove --request FILE ...                   check the request, prove, verify, write 192 bytes
+ *   verify --request FILE --proof FILE ...     verify against the re-derived public inputs
+ *   verify-vanilla --kind ... --vanilla FILE   one sector's bincode, verified natively
+ * The PoRep commands of the same names hand their PoSt forms over to these (cli_post_form).
+ */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cuzk/groth16.h"
+#include "cuzk/post.h"
+#include "cuzk/sha256.h"
+#include "post_request.h"
+
+const char cli_post_gen_vanilla_usage[] =
+    "usage: cuzk-bench gen-vanilla winning-post|window-post --sector-size S\n"
+    "         [--registered-proof ID|NAME] [--sectors N] [--first-sector N] [--miner-id N]\n"
+    "         [--randomness HEX] [--partition-index K] [--data zero|random:SEED|FILE]\n"
+    "         [--synthetic] [--threads N] -o REQUEST.json\n"
+    "Writes a PoSt request (Curio's cuzk.v1 SubmitProofRequest in proto3 JSON: proof_kind,\n"
+    "registered_proof, sector_size, miner_id, randomness, partition_index, vanilla_proofs)\n"
+    "with the vanilla proofs of N test sectors, ids FIRST, FIRST+1, ... (default 1): sealed in\n"
+    "memory at 2KiB, 8MiB and 512MiB (--data as for porep), synthetic replicas of zero leaves\n"
+    "above 512MiB or with --synthetic (comm_c derived from the sector id).\n"
+    "  --sectors N          WinningPoSt 1; WindowPoSt 1..S_w (default 2, a full test partition)\n"
+    "  --registered-proof   default: the chain's for the size (Winning 0-4, Window V1_1 10-14)\n"
+    "  --randomness HEX     64 hex digits, a canonical field element (default 0505..05)\n"
+    "  --partition-index K  WindowPoSt: sector i is at position K * S_w + i (default 0)\n"
+    "  --miner-id N         the request's miner_id and the sealing prover id (default 1000)\n";
+
+const char cli_post_setup_usage[] =
+    "       cuzk-bench setup --kind winning-post|window-post --sector-size S\n"
+    "                        [--registered-proof ID|NAME] --param-cache DIR [--if-missing]\n"
+    "With --kind: the same TEST parameters for the kind's FallbackPoStCircuit (v28-proof-of-\n"
+    "spacetime-fallback-...). Winning and Window circuits differ; V1 and V1_1 share files.\n";
+
+const char cli_post_prove_usage[] =
+    "       cuzk-bench prove --request FILE --param-cache DIR -o PROOF\n"
+    "With --request (a PoSt request, see 'gen-vanilla --help'): checks it as cuzk does before\n"
+    "proving (kind, sizes, randomness, every vanilla proof natively; a refused request writes\n"
+    "nothing), proves its one partition, verifies the proof and writes its 192 bytes.\n";
+
+const char cli_post_verify_usage[] =
+    "       cuzk-bench verify --request FILE --param-cache DIR --proof PROOF\n"
+    "                         [--write-inputs FILE]\n"
+    "With --request: verifies the PoSt partition's proof against public inputs re-derived from\n"
+    "the request's sector ids, comm_r values and randomness; --write-inputs as for PoRep.\n";
+
+const char cli_post_verify_vanilla_usage[] =
+    "usage: cuzk-bench verify-vanilla --kind winning-post|window-post\n"
+    "         (--registered-proof ID|NAME | --sector-size S) --vanilla FILE [--randomness HEX]\n"
+    "         [--sector-index K] [--miner-id N]\n"
+    "Verifies one sector's PoSt vanilla proof (FILE: its raw bincode, one element of a request's\n"
+    "vanilla_proofs): prints 'valid' and exits 0, or names what is wrong and exits 1.\n"
+    "  --randomness HEX  64 hex digits, canonical (default gen-vanilla's, 0505..05)\n"
+    "  --sector-index K  the sector's position in the proven list: WindowPoSt partition * S_w + i\n"
+    "                    (V1 challenges depend on it, V1_1 ones do not); WinningPoSt 0 (default)\n"
+    "  --miner-id N      accepted for symmetry with the request; PoSt challenges ignore it\n";
+
+#define MAX_SEAL_BYTES (UINT64_C(512) << 20)
+
+/* ---- gen-vanilla --------------------------------------------------------------------------- */
+
+typedef struct {
+  const char *kind, *size, *proof_arg, *data_arg, *out;
+  uint64_t sectors, first, miner, threads, partition;
+  bool have_sectors, synthetic;
+  uint8_t randomness[32];
+} gv_args;
+
+static int gv_number(gv_args *a, const char *k, const char *v) {
+  uint64_t x;
+  if (!cli_u64(&x, v)) return cli_fail(2, "gen-vanilla: %s: not an unsigned integer: %s", k, v);
+  if (!strcmp(k, "--sectors"))
+    a->sectors = x, a->have_sectors = true;
+  else if (!strcmp(k, "--first-sector"))
+    a->first = x;
+  else if (!strcmp(k, "--miner-id"))
+    a->miner = x;
+  else if (!strcmp(k, "--threads") && x <= 1024)
+    a->threads = x;
+  else if (!strcmp(k, "--partition-index") && x <= UINT32_MAX)
+    a->partition = x;
+  else
+    return cli_fail(2, "gen-vanilla: bad option or value: %s %s", k, v);
+  return -1;
+}
+
+static int gv_parse(gv_args *a, int argc, char **argv) {
+  memset(a, 0, sizeof *a);
+  a->first = 1;
+  a->miner = 1000;
+  cli_post_default_randomness(a->randomness);
+  for (int i = 1; i < argc; i++) {
+    const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    cuzk_post_type t;
+    if (!strcmp(k, "--help") || !strcmp(k, "-h")) {
+      fputs(cli_post_gen_vanilla_usage, stdout);
+      return 0;
+    } else if (!strcmp(k, "--synthetic")) {
+      a->synthetic = true;
+    } else if (k[0] != '-' && !a->kind && cli_post_type(&t, k)) {
+      a->kind = k;
+    } else if (!v || k[0] != '-') {
+      return cli_fail(2, "gen-vanilla: '%s' needs a value or is unknown\n%s", k,
+                      cli_post_gen_vanilla_usage);
+    } else if (!strcmp(k, "--sector-size")) {
+      a->size = v, i++;
+    } else if (!strcmp(k, "--registered-proof")) {
+      a->proof_arg = v, i++;
+    } else if (!strcmp(k, "--data")) {
+      a->data_arg = v, i++;
+    } else if (!strcmp(k, "-o")) {
+      a->out = v, i++;
+    } else if (!strcmp(k, "--randomness")) {
+      if (!cli_post_randomness(a->randomness, v))
+        return cli_fail(2, "--randomness: expected 64 hex digits of a canonical field element "
+                           "(below r: clear the top two bits of byte 31)");
+      i++;
+    } else {
+      int rc = gv_number(a, k, v);
+      if (rc >= 0) return rc;
+      i++;
+    }
+  }
+  return -1;
+}
+
+/* A synthetic replica's comm_c: SHA-256("cuzk-bench synthetic comm_c" || id u64 LE), made
+ * canonical by clearing the top two bits (a fixed value per sector id). */
+static void synthetic_comm_c(uint8_t out[32], uint64_t id) {
+  static const char tag[] = "cuzk-bench synthetic comm_c";
+  uint8_t le[8];
+  for (int i = 0; i < 8; i++)
+    le[i] = (uint8_t)(id >> (8 * i));
+  cuzk_sha256_ctx c;
+  cuzk_sha256_init(&c);
+  cuzk_sha256_update(&c, tag, sizeof tag - 1);
+  cuzk_sha256_update(&c, le, 8);
+  cuzk_sha256_final(&c, out);
+  out[31] &= 0x3f;
+}
+
+/* Sector i of the request: its replica, its vanilla proof at its position, the bincode in f. */
+static int gv_sector(post_request_file *f, size_t i, const gv_args *a, const cuzk_post_proof *p,
+                     const uint8_t *data, bool synthetic, cuzk_pool *pool) {
+  uint64_t id = a->first + i;
+  cuzk_post_replica *r;
+  char msg[512] = "";
+  cuzk_post_err e;
+  if (synthetic) {
+    uint8_t comm_c[32];
+    synthetic_comm_c(comm_c, id);
+    e = cuzk_post_replica_synthetic(&r, p, id, comm_c);
+  } else {
+    uint8_t prover_id[32], ticket[32];
+    cuzk_porep_prover_id(prover_id, a->miner);
+    memset(ticket, 1, 32); /* gen-vanilla porep's default ticket */
+    e = cuzk_post_replica_seal(&r, p, data, prover_id, id, ticket, pool, msg, sizeof msg);
+  }
+  if (e) return cli_fail(1, "sector %llu: %s", (unsigned long long)id, msg[0] ? msg : "replica");
+  cuzk_post_sector_proof sp;
+  uint64_t sector_index = p->type == CUZK_POST_WINNING ? 0 : a->partition * p->vanilla_sectors + i;
+  size_t size = cuzk_post_vanilla_size(p);
+  uint8_t *buf = malloc(size);
+  if (!buf) return cli_fail(1, "out of memory");
+  if ((e = cuzk_post_vanilla_generate(&sp, p, r, a->randomness, sector_index)) ||
+      (e = cuzk_post_vanilla_write(buf, p, &sp)))
+    return cli_fail(1, "sector %llu: vanilla proof: %s", (unsigned long long)id,
+                    cuzk_post_strerror(e));
+  f->vanilla[i] = buf;
+  f->vanilla_len[i] = size;
+  f->n_vanilla = i + 1;
+  if (i < 8) {
+    printf("sector %llu comm_r ", (unsigned long long)id);
+    cli_print_hex(sp.comm_r, 32);
+    printf("\n");
+  }
+  cuzk_post_sector_proof_free(&sp);
+  cuzk_post_replica_free(r);
+  return -1;
+}
+
+/* The number of sectors and the replica kind the arguments ask for; -1 or the exit code. */
+static int gv_shape(const gv_args *a, const cuzk_post_proof *p, size_t *n, bool *synthetic) {
+  bool winning = p->type == CUZK_POST_WINNING;
+  uint64_t want = a->have_sectors ? a->sectors : winning ? 1 : 2;
+  if (!a->have_sectors && want > p->vanilla_sectors) want = p->vanilla_sectors;
+  if (winning && want != 1) return cli_fail(2, "--sectors: WinningPoSt proves exactly one sector");
+  if (want == 0 || want > p->vanilla_sectors)
+    return cli_fail(2, "--sectors: 1..%u for %s", p->vanilla_sectors, p->name);
+  if (a->first + (want - 1) < a->first)
+    return cli_fail(2, "--first-sector: the sector ids overflow");
+  if (winning && a->partition)
+    return cli_fail(2, "--partition-index: WinningPoSt has one partition (0)");
+  *synthetic = a->synthetic || p->sector->bytes > MAX_SEAL_BYTES;
+  if (*synthetic && a->data_arg && strcmp(a->data_arg, "zero"))
+    return cli_fail(2, "--data: a synthetic replica's leaves are all zero (%s%s)", p->sector->name,
+                    a->synthetic ? ", --synthetic" : " is sealed only synthetically");
+  *n = (size_t)want;
+  return -1;
+}
+
+/* Seals (or makes) the sectors, proves each, checks the request as prove will, writes it. */
+static int gv_run(const gv_args *a, const cuzk_post_proof *p, size_t n, bool synthetic) {
+  post_request_file f = {.proof_kind = post_kind_of(p->type),
+                         .registered_proof = p->id,
+                         .sector_size = p->sector->bytes,
+                         .miner_id = a->miner,
+                         .partition_index = (uint32_t)a->partition,
+                         .randomness_len = 32};
+  uint8_t *data = NULL;
+  int rc;
+  if (!synthetic && (rc = cli_sector_data(&data, p->sector->nodes, p->sector->name,
+                                          a->data_arg ? a->data_arg : "zero")) >= 0)
+    return rc;
+  f.randomness = malloc(32);
+  f.vanilla = calloc(n, sizeof *f.vanilla);
+  f.vanilla_len = calloc(n, sizeof *f.vanilla_len);
+  if (!f.randomness || !f.vanilla || !f.vanilla_len) return cli_fail(1, "out of memory");
+  memcpy(f.randomness, a->randomness, 32);
+  cuzk_pool *pool = synthetic ? NULL : cli_pool((unsigned)a->threads);
+  double t0 = cli_now_s();
+  for (size_t i = 0; i < n; i++)
+    if ((rc = gv_sector(&f, i, a, p, data, synthetic, pool)) >= 0) return rc;
+  if (n > 8) printf("... %zu sectors\n", n);
+  double t_gen = cli_now_s() - t0;
+  cuzk_post_request rq;
+  char msg[1024];
+  if (!post_request_check(&rq, &f, msg, sizeof msg))
+    return cli_fail(1, "internal error: the generated request does not check: %s", msg);
+  cuzk_post_request_free(&rq);
+  if (!post_request_write(a->out, &f)) return cli_fail(1, "cannot write %s", a->out);
+  printf("%s (%s), %zu %s sector%s, partition %u: wrote %s (%.2f s)\n", p->name, p->sector->name, n,
+         synthetic ? "synthetic" : "sealed", n == 1 ? "" : "s", f.partition_index, a->out, t_gen);
+  post_request_file_free(&f);
+  cuzk_pool_destroy(pool);
+  free(data);
+  return 0;
+}
+
+int cmd_post_gen_vanilla(int argc, char **argv) {
+  gv_args a;
+  int rc = gv_parse(&a, argc, argv);
+  if (rc >= 0) return rc;
+  if (!a.out) return cli_fail(2, "gen-vanilla: -o FILE is required");
+  if (!a.size && !a.proof_arg)
+    return cli_fail(2, "gen-vanilla: --sector-size or --registered-proof is required");
+  const cuzk_post_proof *p;
+  if (!cli_post_proof(&p, a.kind, a.proof_arg, a.size))
+    return cli_fail(2, "gen-vanilla: unknown sector size or %s proof (%s)", a.kind,
+                    a.proof_arg ? a.proof_arg : a.size);
+  uint64_t bytes;
+  if (a.size && (cuzk_porep_parse_size(&bytes, a.size) || bytes != p->sector->bytes))
+    return cli_fail(2, "--sector-size %s does not match %s", a.size, p->name);
+  size_t n = 0;
+  bool synthetic = false;
+  if ((rc = gv_shape(&a, p, &n, &synthetic)) >= 0) return rc;
+  return gv_run(&a, p, n, synthetic);
+}
+
+/* ---- setup / prove / verify ---------------------------------------------------------------- */
+
+typedef struct {
+  const char *kind, *size, *proof, *dir, *request, *out, *proof_file, *inputs;
+  bool if_missing;
+} pa_args;
+
+/* The options, a bit each (PA_OPTS order), and the ones each command takes. */
+enum {
+  PA_KIND = 1 << 0,
+  PA_SIZE = 1 << 1,
+  PA_PROOF = 1 << 2,
+  PA_DIR = 1 << 3,
+  PA_REQUEST = 1 << 4,
+  PA_OUT = 1 << 5,
+  PA_PROOF_FILE = 1 << 6,
+  PA_INPUTS = 1 << 7,
+  PA_SETUP = PA_KIND | PA_SIZE | PA_PROOF | PA_DIR,
+  PA_PROVE = PA_DIR | PA_REQUEST | PA_OUT,
+  PA_VERIFY = PA_DIR | PA_REQUEST | PA_PROOF_FILE | PA_INPUTS,
+};
+
+static const struct {
+  const char *name;
+  size_t off;
+} PA_OPTS[] = {
+    {"--kind", offsetof(pa_args, kind)},
+    {"--sector-size", offsetof(pa_args, size)},
+    {"--registered-proof", offsetof(pa_args, proof)},
+    {"--param-cache", offsetof(pa_args, dir)},
+    {"--request", offsetof(pa_args, request)},
+    {"-o", offsetof(pa_args, out)},
+    {"--proof", offsetof(pa_args, proof_file)},
+    {"--write-inputs", offsetof(pa_args, inputs)},
+};
+#define PA_N (sizeof PA_OPTS / sizeof PA_OPTS[0])
+
+/* Options of a command: allowed is a bit per PA_OPTS entry; --if-missing is setup's. */
+static int pa_parse(pa_args *a, int argc, char **argv, const char *cmd, unsigned allowed,
+                    const char *usage) {
+  memset(a, 0, sizeof *a);
+  a->dir = getenv("FIL_PROOFS_PARAMETER_CACHE");
+  for (int i = 1; i < argc; i++) {
+    const char *k = argv[i];
+    if (!strcmp(k, "--help") || !strcmp(k, "-h")) {
+      fputs(usage, stdout);
+      return 0;
+    }
+    if (!strcmp(k, "--if-missing") && !strcmp(cmd, "setup")) {
+      a->if_missing = true;
+      continue;
+    }
+    size_t o = 0;
+    while (o < PA_N && (!(allowed >> o & 1) || strcmp(k, PA_OPTS[o].name)))
+      o++;
+    if (o == PA_N) return cli_fail(2, "%s: unknown option '%s' for PoSt\n%s", cmd, k, usage);
+    if (i + 1 >= argc) return cli_fail(2, "%s: '%s' needs a value", cmd, k);
+    *(const char **)((char *)a + PA_OPTS[o].off) = argv[++i];
+  }
+  if (!a->dir) return cli_fail(2, "--param-cache DIR (or FIL_PROOFS_PARAMETER_CACHE) is required");
+  return -1;
+}
+
+int cmd_post_setup(int argc, char **argv) {
+  pa_args a;
+  int rc = pa_parse(&a, argc, argv, "setup", PA_SETUP, cli_post_setup_usage);
+  if (rc >= 0) return rc;
+  if (!a.size && !a.proof) return cli_fail(2, "setup: --sector-size is required");
+  const cuzk_post_proof *p;
+  uint64_t bytes;
+  if (!cli_post_proof(&p, a.kind, a.proof, a.size))
+    return cli_fail(2, "setup: unknown kind, sector size or registered %s proof (%s)", a.kind,
+                    a.proof ? a.proof : a.size);
+  if (a.size && (cuzk_porep_parse_size(&bytes, a.size) || bytes != p->sector->bytes))
+    return cli_fail(2, "--sector-size %s does not match %s", a.size, p->name);
+  char base[4096], msg[512];
+  if (!cuzk_post_param_base(base, sizeof base, a.dir, p))
+    return cli_fail(1, "setup: path too long");
+  if (a.if_missing && cli_params_present(base)) {
+    printf("%s: parameters present: %s.{params,vk}\n", p->name, base);
+    return 0;
+  }
+  cuzk_pool *pool = cli_pool(0);
+  double gen_s = 0;
+  if (cuzk_post_setup_test_params(p, a.dir, pool, &gen_s, msg, sizeof msg))
+    return cli_fail(1, "%s", msg);
+  printf("%s: TEST parameters %s.{params,vk,meta} (generated in %.1f s)\n", p->name, base, gen_s);
+  cuzk_pool_destroy(pool);
+  return 0;
+}
+
+/* Synthesizes and proves the request's partition; the timings line as PoRep's prove prints. */
+static int post_prove_one(cuzk_g16_proof *proof, const cuzk_post_request *rq,
+                          const cuzk_g16_params *params, cuzk_pool *pool) {
+  cuzk_cs_opts o;
+  cuzk_cs_opts_default(&o, CUZK_CS_PROVE);
+  cuzk_cs *cs;
+  char msg[512];
+  if (cuzk_cs_create(&cs, &o)) return cli_fail(1, "out of memory");
+  double s0 = cli_now_s();
+  if (cuzk_post_synthesize(cs, rq->proof, rq, msg, sizeof msg))
+    return cli_fail(1, "prove: partition %u: %s", rq->partition_index, msg);
+  double synth = cli_now_s() - s0;
+  cuzk_g16_timings t;
+  cuzk_g16_prove_opts po = {pool, 0, NULL, NULL, NULL};
+  cuzk_g16_err e = cuzk_g16_prove(proof, &cs, 1, params, &po, &t);
+  cuzk_cs_destroy(cs);
+  if (e) return cli_fail(1, "prove: partition %u: %s", rq->partition_index, cuzk_g16_strerror(e));
+  printf("partition %u: synth %.2f s, H %.2f s, MSM H %.2f L %.2f A %.2f B1 %.2f B2 %.2f s, "
+         "total %.2f s\n",
+         rq->partition_index, synth, t.h_s, t.msm_h_s, t.msm_l_s, t.msm_a_s, t.msm_b1_s, t.msm_b2_s,
+         synth + t.total_s);
+  return -1;
+}
+
+int cmd_post_prove(int argc, char **argv) {
+  pa_args a;
+  int rc = pa_parse(&a, argc, argv, "prove", PA_PROVE, cli_post_prove_usage);
+  if (rc >= 0) return rc;
+  if (!a.request || !a.out) return cli_fail(2, "prove: --request and -o are required");
+  double t_start = cli_now_s();
+  cuzk_post_request rq;
+  char base[4096], msg[1024];
+  if (!post_request_load(&rq, NULL, a.request, msg, sizeof msg))
+    return cli_fail(1, "prove: %s", msg);
+  const cuzk_post_proof *p = rq.proof;
+  if (!cuzk_post_param_base(base, sizeof base, a.dir, p))
+    return cli_fail(1, "prove: path too long");
+  double t_check = cli_now_s() - t_start;
+  cuzk_pool *pool = cli_pool(0);
+  cuzk_g16_params *params;
+  cuzk_g16_pvk *pvk;
+  double t0 = cli_now_s();
+  if (cuzk_g16_params_load(base, pool, &params, &pvk, msg, sizeof msg))
+    return cli_fail(1, "prove: %s", msg);
+  printf("%s: request checked in %.2f s (%zu sector%s), parameters loaded in %.2f s\n", p->name,
+         t_check, rq.n_sectors, rq.n_sectors == 1 ? "" : "s", cli_now_s() - t0);
+  cuzk_g16_proof proof;
+  if ((rc = post_prove_one(&proof, &rq, params, pool)) >= 0) return rc;
+  /* as PoRep's prove: a proof that does not verify is an error, and nothing is written */
+  double v0 = cli_now_s();
+  bool ok = false;
+  if (cuzk_post_verify(&ok, &rq, pvk, &proof))
+    return cli_fail(1, "prove: verification failed to run");
+  if (!ok)
+    return cli_fail(1, "prove: the proof does not verify (inconsistent request or parameters); "
+                       "nothing written");
+  double t_verify = cli_now_s() - v0;
+  uint8_t out[CUZK_G16_PROOF_BYTES];
+  cuzk_g16_proof_write(out, &proof);
+  if (!cli_write_file(a.out, out, sizeof out)) return cli_fail(1, "prove: cannot write %s", a.out);
+  printf("verified in %.2f s; wrote %s (%zu bytes); total %.2f s\n", t_verify, a.out, sizeof out,
+         cli_now_s() - t_start);
+  cuzk_g16_pvk_free(pvk);
+  cuzk_g16_params_free(params);
+  cuzk_post_request_free(&rq);
+  cuzk_pool_destroy(pool);
+  return 0;
+}
+
+static int post_write_inputs(const char *path, const cuzk_post_request *rq) {
+  size_t n = cuzk_post_num_public_inputs(rq->proof);
+  cuzk_fr *in = malloc(n * sizeof *in);
+  if (!in || cuzk_post_request_public_inputs(in, rq) || !cli_write_inputs(path, in, n))
+    return cli_fail(1, "verify: cannot write the public inputs to %s", path);
+  free(in);
+  return -1;
+}
+
+int cmd_post_verify(int argc, char **argv) {
+  pa_args a;
+  int rc = pa_parse(&a, argc, argv, "verify", PA_VERIFY, cli_post_verify_usage);
+  if (rc >= 0) return rc;
+  if (!a.request || !a.proof_file) return cli_fail(2, "verify: --request and --proof are required");
+  cuzk_post_request rq;
+  char base[4096], msg[1024];
+  if (!post_request_load(&rq, NULL, a.request, msg, sizeof msg))
+    return cli_fail(1, "verify: %s", msg);
+  if (!cuzk_post_param_base(base, sizeof base, a.dir, rq.proof))
+    return cli_fail(1, "verify: path too long");
+  cuzk_g16_pvk *pvk;
+  if (cuzk_g16_pvk_load(base, &pvk, msg, sizeof msg)) return cli_fail(1, "verify: %s", msg);
+  uint8_t *bytes;
+  size_t len;
+  if (!cli_read_file(a.proof_file, &bytes, &len))
+    return cli_fail(1, "cannot read %s", a.proof_file);
+  cuzk_g16_proof proof;
+  cuzk_g16_err e = cuzk_g16_proofs_read(&proof, 1, bytes, len);
+  free(bytes);
+  if (e) return cli_fail(1, "verify: %s: expected 1 proof: %s", a.proof_file, cuzk_g16_strerror(e));
+  if (a.inputs && (rc = post_write_inputs(a.inputs, &rq)) >= 0) return rc;
+  bool ok = false;
+  if (cuzk_post_verify(&ok, &rq, pvk, &proof))
+    return cli_fail(1, "verify: cannot derive the public inputs");
+  printf("partition %u: %s\n", rq.partition_index, ok ? "valid" : "INVALID");
+  cuzk_g16_pvk_free(pvk);
+  cuzk_post_request_free(&rq);
+  return ok ? 0 : 1;
+}
+
+/* ---- verify-vanilla ------------------------------------------------------------------------ */
+
+typedef struct {
+  const char *kind, *size, *proof, *path;
+  uint64_t sector_index, miner;
+  uint8_t randomness[32];
+} vv_args;
+
+static int vv_parse(vv_args *a, int argc, char **argv) {
+  memset(a, 0, sizeof *a);
+  cli_post_default_randomness(a->randomness);
+  for (int i = 1; i < argc; i++) {
+    const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp(k, "--help") || !strcmp(k, "-h")) {
+      fputs(cli_post_verify_vanilla_usage, stdout);
+      return 0;
+    }
+    if (!v) return cli_fail(2, "verify-vanilla: '%s' needs a value or is unknown", k);
+    i++;
+    if (!strcmp(k, "--kind")) {
+      a->kind = v;
+    } else if (!strcmp(k, "--registered-proof")) {
+      a->proof = v;
+    } else if (!strcmp(k, "--sector-size")) {
+      a->size = v;
+    } else if (!strcmp(k, "--vanilla")) {
+      a->path = v;
+    } else if (!strcmp(k, "--randomness")) {
+      if (!cli_post_randomness(a->randomness, v))
+        return cli_fail(2, "--randomness: expected 64 hex digits of a canonical field element");
+    } else if (!strcmp(k, "--sector-index")) {
+      if (!cli_u64(&a->sector_index, v)) return cli_fail(2, "--sector-index: bad value %s", v);
+    } else if (!strcmp(k, "--miner-id")) {
+      if (!cli_u64(&a->miner, v)) return cli_fail(2, "--miner-id: bad value %s", v);
+    } else {
+      return cli_fail(2, "verify-vanilla: unknown option '%s'\n%s", k,
+                      cli_post_verify_vanilla_usage);
+    }
+  }
+  if (!a->kind || !a->path || (!a->size && !a->proof))
+    return cli_fail(2, "verify-vanilla: --kind, --vanilla and --registered-proof (or "
+                       "--sector-size) are required");
+  return -1;
+}
+
+int cmd_post_verify_vanilla(int argc, char **argv) {
+  vv_args a;
+  int rc = vv_parse(&a, argc, argv);
+  if (rc >= 0) return rc;
+  const cuzk_post_proof *p;
+  if (!cli_post_proof(&p, a.kind, a.proof, a.size))
+    return cli_fail(2, "verify-vanilla: %s is not a registered %s proof (or the kind is unknown)",
+                    a.proof ? a.proof : a.size, a.kind);
+  uint8_t *data;
+  size_t len;
+  if (!cli_read_file(a.path, &data, &len)) return cli_fail(1, "cannot read %s", a.path);
+  cuzk_post_sector_proof sp;
+  char msg[512];
+  cuzk_post_err e = cuzk_post_vanilla_read(&sp, p, data, len, msg, sizeof msg);
+  free(data);
+  if (e) return cli_fail(1, "%s: %s: %s", a.path, p->name, msg);
+  e = cuzk_post_vanilla_verify(p, a.randomness, a.sector_index, &sp, msg, sizeof msg);
+  if (!e)
+    printf("valid: sector %llu, %zu challenges (%s, sector index %llu)\n",
+           (unsigned long long)sp.sector_id, sp.n_proofs, p->name,
+           (unsigned long long)a.sector_index);
+  cuzk_post_sector_proof_free(&sp);
+  return e ? cli_fail(1, "%s: invalid: %s", a.path, msg) : 0;
+}
