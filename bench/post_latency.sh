@@ -53,12 +53,12 @@ for _ in $(seq 200); do
 done
 "$bench" preload -a "$a" -c porep-2k >/dev/null
 "$bench" preload -a "$a" -c "$cid" >/dev/null
-"$bench" single -a "$a" --request "$work/win.json" >/dev/null # warm: buffers faulted in once
+"$bench" single -a "$a" --request "$work/win.json" >/dev/null 2>&1 # warm: buffers faulted in once
 
 winning() { # prints the wall seconds of one WinningPoSt and keeps its result in $work/w.out
   local t0 t1
   t0=$(now)
-  "$bench" single -a "$a" --request "$work/win.json" >"$work/w.out"
+  "$bench" single -a "$a" --request "$work/win.json" >"$work/w.out" 2>>"$work/single.err"
   t1=$(now)
   grep -q '^status:    COMPLETED' "$work/w.out" || { cat "$work/w.out" >&2; exit 1; }
   echo "$t1 - $t0" | bc -l

@@ -1,12 +1,13 @@
 /*
  * The engine's PoSt kinds (docs/engine.md "Proof kinds") on 2 KiB sectors sealed in memory.
  * Requests that do not hold end FAILED before anything is proven, naming the request field, or
- * the element, sector and challenge. Unless CUZK_TEST_ENGINE_FAST=1 (the sanitizer build), with
+ * the element, sector and challenge; PoSt parameter sets preload, evict and name their missing
+ * files. Unless CUZK_TEST_ENGINE_FAST=1 (the sanitizer build), with
  * the 2 KiB TEST parameters of PARAM_DIR: a WinningPoSt and WindowPoSt partitions
  * (two sectors, and one sector padded to two) complete with proofs that verify against their own
- * request only; and a WinningPoSt submitted while three PoRep jobs are queued and running
- * completes before the PoRep jobs behind the one being proven.
- * usage: test_engine_post PARAM_DIR
+ * request only (also the two Window proofs in one batch check); and a WinningPoSt submitted while
+ * three PoRep jobs are queued and running completes before the PoRep jobs behind the one being
+ * proven. usage: test_engine_post PARAM_DIR
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -145,6 +146,28 @@ static void test_bad_requests(cuzk_engine *e) {
   req_free(&q);
 }
 
+/* PoSt parameter sets go through the SRS manager's tiers like PoRep's. */
+static void test_srs(cuzk_engine *e) {
+  bool already = true, was = false;
+  uint64_t ms = 0, freed = 0;
+  char msg[256] = "";
+  CHECK_MSG(cuzk_engine_preload(e, "winning-2k", &already, &ms, msg, sizeof msg) == CUZK_ENGINE_OK,
+            "%s", msg);
+  CHECK(!already);
+  cuzk_engine_status st;
+  CHECK(cuzk_engine_get_status(e, &st) == CUZK_ENGINE_OK);
+  bool hot = false;
+  for (size_t i = 0; i < st.n_srs; i++)
+    if (!strcmp(st.srs[i].circuit_id, "winning-2k"))
+      hot = st.srs[i].tier == CUZK_SRS_HOT && st.srs[i].bytes > 10000000u;
+  CHECK(hot);
+  cuzk_engine_status_free(&st);
+  CHECK(cuzk_engine_evict(e, "winning-2k", &was, &freed) == CUZK_ENGINE_OK && was && freed);
+  CHECK(cuzk_engine_preload(e, "wpost-64g", &already, &ms, msg, sizeof msg) == CUZK_ENGINE_EIO);
+  CHECK_MSG(strstr(msg, "8-8-2-2627e4006b67f99cef990c0a47d5426cb7ab0a0ad58fc1061547bf2d28b09def"),
+            "%s", msg);
+}
+
 /* The proof of a completed job against the request (its own or another's). */
 static bool verifies(const char *dir, const post_req *q, const cuzk_job_result *res) {
   const cuzk_post_proof *p;
@@ -167,6 +190,35 @@ static bool verifies(const char *dir, const post_req *q, const cuzk_job_result *
   return ok;
 }
 
+/* Two Window partitions' proofs in one batch check: accepted together, refused swapped. */
+static void test_batch(const char *dir, const post_req *q1, const cuzk_job_result *r1,
+                       const post_req *q2, const cuzk_job_result *r2) {
+  const cuzk_post_proof *p;
+  char base[4096], msg[256];
+  cuzk_g16_pvk *pvk = NULL;
+  cuzk_post_request a, b;
+  cuzk_g16_proof pf[2];
+  CHECK(cuzk_post_proof_by_id(&p, 10) == CUZK_POST_OK);
+  if (!cuzk_post_param_base(base, sizeof base, dir, p) ||
+      cuzk_g16_pvk_load(base, &pvk, msg, sizeof msg) || cuzk_g16_proof_read(&pf[0], r1->proof) ||
+      cuzk_g16_proof_read(&pf[1], r2->proof)) {
+    CHECK_MSG(0, "batch: %s", msg);
+    cuzk_g16_pvk_free(pvk);
+    return;
+  }
+  CHECK(cuzk_post_request_init(&a, p, q1->r.randomness, 0, q1->pieces, q1->lens,
+                               q1->r.n_vanilla_proofs, msg, sizeof msg) == CUZK_POST_OK);
+  CHECK(cuzk_post_request_init(&b, p, q2->r.randomness, 0, q2->pieces, q2->lens,
+                               q2->r.n_vanilla_proofs, msg, sizeof msg) == CUZK_POST_OK);
+  const cuzk_post_request *both[2] = {&a, &b}, *swapped[2] = {&b, &a};
+  bool ok = false;
+  CHECK(cuzk_post_verify_batch(&ok, both, pvk, pf, 2) == CUZK_POST_OK && ok);
+  CHECK(cuzk_post_verify_batch(&ok, swapped, pvk, pf, 2) == CUZK_POST_OK && !ok);
+  cuzk_post_request_free(&a);
+  cuzk_post_request_free(&b);
+  cuzk_g16_pvk_free(pvk);
+}
+
 static void test_proofs(cuzk_engine *e, const char *dir) {
   unsigned one[1] = {0}, two[2] = {0, 1}, last[1] = {2};
   post_req win, win_other, wpost, wpost_one;
@@ -183,6 +235,7 @@ static void test_proofs(cuzk_engine *e, const char *dir) {
   CHECK(verifies(dir, &wpost, &b));
   CHECK(verifies(dir, &wpost_one, &c));
   CHECK(!verifies(dir, &wpost_one, &b));
+  test_batch(dir, &wpost, &b, &wpost_one, &c);
   cuzk_job_result_clear(&a);
   cuzk_job_result_clear(&b);
   cuzk_job_result_clear(&c);
@@ -275,6 +328,7 @@ int main(int argc, char **argv) {
   CHECK_MSG(cuzk_engine_create(&e, &c, msg, sizeof msg) == CUZK_ENGINE_OK, "%s", msg);
   if (!e) return check_summary("test_engine_post");
   test_bad_requests(e);
+  test_srs(e);
   const char *fast = getenv("CUZK_TEST_ENGINE_FAST");
   if (!fast || strcmp(fast, "1")) {
     test_proofs(e, dir);

@@ -230,6 +230,12 @@ cuzk_post_err cuzk_post_setup_test_params(const cuzk_post_proof *p, const char *
 /* Verifies one 192-byte-proof partition against the request's re-derived public inputs. */
 cuzk_post_err cuzk_post_verify(bool *ok, const cuzk_post_request *rq, const cuzk_g16_pvk *pvk,
                                const cuzk_g16_proof *proof);
+/* proofs[i] against rqs[i] for i < n, in one randomized batch check (a deadline's partitions, as
+ * the chain checks them): *ok only if every one verifies. All requests must be of one circuit
+ * (the same type and sector size; EINVAL otherwise). */
+cuzk_post_err cuzk_post_verify_batch(bool *ok, const cuzk_post_request *const *rqs,
+                                     const cuzk_g16_pvk *pvk, const cuzk_g16_proof *proofs,
+                                     size_t n);
 
 #ifdef __cplusplus
 }

@@ -61,3 +61,27 @@ cuzk_post_err cuzk_post_verify(bool *ok, const cuzk_post_request *rq, const cuzk
   free(in);
   return e;
 }
+
+cuzk_post_err cuzk_post_verify_batch(bool *ok, const cuzk_post_request *const *rqs,
+                                     const cuzk_g16_pvk *pvk, const cuzk_g16_proof *proofs,
+                                     size_t n) {
+  if (!ok || !rqs || !pvk || !proofs || !n || !rqs[0] || !rqs[0]->proof) return CUZK_POST_EINVAL;
+  *ok = false;
+  const cuzk_post_proof *p = rqs[0]->proof;
+  for (size_t i = 1; i < n; i++) /* one circuit: same counts, same sector size */
+    if (!rqs[i] || !rqs[i]->proof || rqs[i]->proof->type != p->type ||
+        rqs[i]->proof->sector != p->sector)
+      return CUZK_POST_EINVAL;
+  size_t m = cuzk_post_num_public_inputs(p);
+  cuzk_fr *in = malloc(n * m * sizeof *in);
+  const cuzk_fr **rows = malloc(n * sizeof *rows);
+  cuzk_post_err e = in && rows ? CUZK_POST_OK : CUZK_POST_ENOMEM;
+  for (size_t i = 0; i < n && !e; i++) {
+    rows[i] = in + i * m;
+    e = cuzk_post_request_public_inputs(in + i * m, rqs[i]);
+  }
+  if (!e && cuzk_g16_verify_batch(ok, pvk, proofs, rows, m, n)) e = CUZK_POST_ENOMEM;
+  free(rows);
+  free(in);
+  return e;
+}

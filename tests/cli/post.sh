@@ -5,9 +5,9 @@
 # against another request (other randomness). Refused before proving (prove exits 1, names the
 # fault, writes nothing) and by verify-vanilla: a flipped comm_c byte, a flipped path index, a
 # 31-byte randomness, a Winning registered proof in a Window request, swapped Window sectors; the
-# request reader's field errors; the daemon client loading a request. Then a 32 GiB WinningPoSt
-# on a synthetic replica (setup ~15 s on 2 cores the first time, prove ~6 s). ~20 s once the
-# parameters exist. usage: post.sh CUZK_BENCH PARAM_DIR [NODE VERIFY_MJS]
+# request reader's field errors; the daemon client loading a request. Then both kinds at 8 MiB
+# (sealed sectors; setup ~10 s the first time) and a 32 GiB WinningPoSt on a synthetic replica
+# (setup ~15 s on 2 cores the first time, prove ~5 s). ~45 s once the parameters exist. usage: post.sh CUZK_BENCH PARAM_DIR [NODE VERIFY_MJS]
 set -eu
 B=$1
 P=$2
@@ -179,6 +179,14 @@ rejects "single --request" "WINDOW_POST_PARTITION, registered_proof 10, partitio
   "$B" single --request "$Q" -a "unix://$D/none.sock" --timeout-ms 2000
 rejects "single --request -t porep" "a PoSt request, but -t porep" \
   "$B" single --request "$Q" -t porep -a "unix://$D/none.sock"
+
+# 8 MiB, both kinds: sealed sectors (two for Window), their own parameters, proofs that verify
+"$B" gen-vanilla winning-post --sector-size 8MiB --data random:8 -o "$D/win8.json" >/dev/null
+setup winning-post 8MiB 8-0-0-50c7368dea9593ed0989e70974d28024efa9d156d585b7eea1be22b2e753f331
+proves "$D/win8.json"
+"$B" gen-vanilla window-post --sector-size 8MiB --data random:8 -o "$D/wpost8.json" >/dev/null
+setup window-post 8MiB 8-0-0-5294475db5237a2e83c3e52fd6c2b03859a1831d45ed08c4f35dbf9a803165a9
+proves "$D/wpost8.json"
 
 # 32 GiB WinningPoSt on a synthetic replica (the production circuit: 370,590 constraints)
 "$B" gen-vanilla winning-post --sector-size 32GiB -o "$D/w32.json" | grep -q "1 synthetic sector" ||
