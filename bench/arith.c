@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Arithmetic micro-benchmark: ns per operation (median of --runs timed batches) for the field,
  * curve and pairing primitives, next to blst's figure on the reference machine (issue #2; a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Timing helpers shared by the benchmark programs: a monotonic clock, and ns per call of a
  * function as the median and minimum over timed batches (the minimum is the steadier A/B
  * statistic on a shared machine). */

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """How long a running job takes to end after CancelProof (issue #8's cancellation).
 
 Submits one PoRep job at a time to a running cuzk-daemon, cancels it DELAY seconds after the

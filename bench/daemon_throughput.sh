@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Daemon throughput against one process per proof (issue #8's benchmark), A and B interleaved.
 #   A: N sequential `cuzk-bench prove` processes (each loads the parameters itself)
 #   B: `cuzk-bench batch -c N -j J` against one cuzk-daemon with the parameter set preloaded

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Hash benchmark: SHA-256 compressions per second on the portable and SHA-NI kernels, SDR label
  * hashes (1248-byte preimages, sdr-vanilla.md §6), and Poseidon hashes per second per arity with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * MSM benchmark: seconds and ns per point of cuzk's Pippenger (G1, G2) and witness-aware MSM,
  * each next to a baseline run in the same process:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * NTT benchmark: seconds and ns per butterfly of cuzk's transforms, next to a baseline run in the
  * same process: a plain radix-2 iterative NTT (bit reversal, then log n passes over a

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # WinningPoSt latency through the daemon while PoRep work runs, against the same on an idle
 # daemon, A and B interleaved (issue #14's benchmark; docs/engine.md "Priorities").
 #   A: one WinningPoSt (`cuzk-bench single --request`) on the idle daemon

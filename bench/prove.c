@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Prover benchmark: a SHA-256-heavy circuit (chained compressions of freshly allocated message
  * bits, 26,704 constraints each) sized just under 2^k constraints, proved on T threads; prints

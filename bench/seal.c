@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Sealing benchmark (issue #6): PC1 (parent cache + labels) and PC2 (column hashes, tree_c,
  * replica, tree_r_last) of one sector in memory, on T threads, against the raw throughput of

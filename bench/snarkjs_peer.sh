@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # The snarkjs peer of bench/prove (issue #5): the same SHA-256 circuit of ~2^K constraints proved
 # by snarkjs (Groth16, BLS12-381) from cuzk's exported .r1cs/.wtns. snarkjs needs its own
 # powers-of-tau and zkey; both are made here in a scratch directory (slow: minutes at K = 16),

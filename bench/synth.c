@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Synthesis benchmark: constraints per second of the gadgets in one constraint-system mode
  * (PROVE by default), single thread, for each LC inline capacity (the seed's Vec-vs-SmallVec

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Same-run comparison of cuzk and blst, interleaved op by op, so the ratio holds whatever the
  * VM's clock does (it moves by 1.4x between quiet and busy periods here). blst is not a Debian

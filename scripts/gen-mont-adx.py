@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Generates src/field/mont_x86_64_adx.S: python3 scripts/gen-mont-adx.py > src/field/mont_x86_64_adx.S
 (add --blsi for the variant that also needs BMI1). Re-run the kernel tests after any change."""
 P = 0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab
@@ -507,6 +508,7 @@ HEADER = r"""/*
 """
 
 def main():
+    lab("/* SPDX-License-Identifier: MIT OR Apache-2.0 */")
     lab(HEADER.rstrip("\n"))
     lab("\t.intel_syntax noprefix\n\t.text")
     mont_mul("cuzk_fp_mul_adx","fp",endfix=True)

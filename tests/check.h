@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Minimal assertion helpers for the C tests: every failed check prints where and why; main()
  * returns check_summary(), non-zero if anything failed. */
 #ifndef CUZK_TESTS_CHECK_H

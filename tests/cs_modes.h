@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The mode-consistency harness every gadget test runs: one synthesis function, synthesized in
  * all five constraint-system modes, and the cross-checks the r1cs contract promises:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Deterministic test randomness (splitmix64) and random field elements by rejection. */
 #ifndef CUZK_TESTS_RNG_H
 #define CUZK_TESTS_RNG_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Tests' helper: a 2 KiB sector sealed in memory, its C1 output as JSON, and the engine request
  * that proves it (miner 1000). Header-only: each test includes it once. */
 #ifndef CUZK_TESTS_SEALED_C1_H

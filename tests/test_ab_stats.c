@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* The statistics of cuzk-bench synth-ab (tools/cuzk-bench/ab_stats.c) on fixed inputs: medians
  * (odd, even, unsorted, input untouched), the ratio of the medians, the spread of the per-pair
  * ratios, and each verdict: B faster/slower only when every pair is on the same side of 1 (beyond

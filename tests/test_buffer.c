@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Large-buffer allocator tests: 2 MiB rounding and alignment, every byte writable, reuse of the
  * same buffer for the same size, best fit, no aliasing between live buffers (also from several

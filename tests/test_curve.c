@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Curve-layer tests beyond the reference vectors: decoder rejections with their distinct error
  * codes, subgroup checks on crafted points outside G1/G2 (checked against the slow [r]P = O test),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The engine's PoSt kinds (docs/engine.md "Proof kinds") on 2 KiB sectors sealed in memory.
  * Requests that do not hold end FAILED before anything is proven, naming the request field, or
@@ -6,8 +7,8 @@
  * the 2 KiB TEST parameters of PARAM_DIR: a WinningPoSt and WindowPoSt partitions
  * (two sectors, and one sector padded to two) complete with proofs that verify against their own
  * request only (also the two Window proofs in one batch check); and a WinningPoSt submitted while
- * three PoRep jobs are queued and running completes before the PoRep jobs behind the one being
- * proven. usage: test_engine_post PARAM_DIR
+ * one PoRep job is proven and two wait completes before all three.
+ * usage: test_engine_post PARAM_DIR
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -249,17 +250,21 @@ static void test_proofs(cuzk_engine *e, const char *dir) {
   free(m);
 }
 
-/* Three PoRep jobs (NORMAL), then a WinningPoSt (CRITICAL) once the first is being proven: the
- * WinningPoSt is proven next, before the two PoRep jobs behind the running one. */
+/* Three PoRep jobs (NORMAL), then a WinningPoSt (CRITICAL) once the first is being proven and the
+ * second fills the prove queue: the WinningPoSt goes into the full queue, its lane proves it at
+ * once and the PoRep proof in flight pauses for it, so it completes before all three. */
 static void test_priority(cuzk_engine *e, const sector *s) {
   char ids[3][CUZK_JOB_ID_LEN], w[CUZK_JOB_ID_LEN], msg[256];
   for (int i = 0; i < 3; i++) {
     cuzk_job_request r = porep_req(s, "porep", 1);
     CHECK(cuzk_engine_submit(e, &r, ids[i], NULL, msg, sizeof msg) == CUZK_ENGINE_OK);
   }
-  for (int i = 0; i < 3000; i++) { /* the first PoRep partition reaches the prover */
+  /* the first PoRep partition in the prover and the second waiting in the (full) prove queue:
+   * the WinningPoSt's partition must go in anyway, ahead of it */
+  for (int i = 0; i < 3000; i++) {
     char *m = cuzk_engine_metrics_text(e);
-    bool proving = m && strstr(m, "\ncuzk_prove_active 1\n");
+    bool proving =
+        m && strstr(m, "\ncuzk_prove_active 1\n") && strstr(m, "\ncuzk_prove_queue_depth 1\n");
     free(m);
     if (proving) break;
     nanosleep(&(struct timespec){0, 10000000L}, NULL);
@@ -272,7 +277,8 @@ static void test_priority(cuzk_engine *e, const sector *s) {
   CHECK(cuzk_engine_await(e, w, 0, &res) == CUZK_ENGINE_OK);
   CHECK_MSG(res.status == CUZK_JOB_COMPLETED, "winning: %d %s", res.status, res.error);
   cuzk_job_result_clear(&res);
-  for (int i = 1; i < 3; i++) { /* still running or queued when the WinningPoSt was done */
+  for (int i = 0; i < 3; i++) { /* still running or queued when the WinningPoSt was done: even
+                                 * the one in the prover, which was paused for it */
     CHECK(cuzk_engine_await(e, ids[i], 1, &res) == CUZK_ENGINE_OK);
     CHECK_MSG(res.status == CUZK_JOB_TIMEOUT, "PoRep job %d: status %d before the WinningPoSt", i,
               res.status);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Field-layer tests that the reference vectors do not cover: published constants (groth16.md §1),
  * agreement of the portable and ADX kernels on 10^5 random inputs, codec range checks, batch

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Groth16 files and encodings: .params/.vk round trips, every reader error with its location,
  * subgroup and identity rules, a mutation fuzz loop, proofs, Filecoin file names, shapes. */
 #define _GNU_SOURCE /* mkdtemp */

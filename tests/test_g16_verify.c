@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The Groth16 test-parameter generator and the verifier (groth16.md §5, §6), checked with a
  * reference prover written here from the textbook formulas (§4.4) on top of the public APIs:
@@ -271,6 +272,15 @@ static void g1_add_gen(cuzk_g1_affine *p) {
   cuzk_g1_to_affine(p, &t);
 }
 
+static void g1_sub_gen(cuzk_g1_affine *p) {
+  cuzk_g1 t, g;
+  cuzk_g1_from_affine(&t, p);
+  cuzk_g1_generator(&g);
+  cuzk_g1_neg(&g, &g);
+  cuzk_g1_add(&t, &t, &g);
+  cuzk_g1_to_affine(p, &t);
+}
+
 /* ---- tests ------------------------------------------------------------------------------------
  */
 static void test_cubic(cuzk_pool *pool) {
@@ -420,6 +430,14 @@ static void test_poseidon(cuzk_pool *pool) {
   sw[0].a = pf[1].a;
   sw[1].a = pf[0].a;
   CHECK(cuzk_g16_verify_batch(&ok, pvk, sw, ins, 2, 3) == CUZK_G16_OK && !ok);
+  /* Errors that cancel in an unweighted product: C0 + G and C1 - G leave the sum of the C points
+   * (and so the product of the e(C_i, delta)) unchanged; only random weights catch them. */
+  cuzk_g16_proof cc[3] = {pf[0], pf[1], pf[2]};
+  g1_add_gen(&cc[0].c);
+  g1_sub_gen(&cc[1].c);
+  CHECK(!verify1(pvk, &cc[0], pub[0], 2) && !verify1(pvk, &cc[1], pub[1], 2));
+  CHECK(cuzk_g16_verify_batch(&ok, pvk, cc, ins, 2, 3) == CUZK_G16_OK && !ok);
+  CHECK(cuzk_g16_verify_batch(&ok, pvk, cc, ins, 2, 2) == CUZK_G16_OK && !ok);
   cuzk_g16_pvk_free(pvk);
   cuzk_g16_params_free(p);
 }

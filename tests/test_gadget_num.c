@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* The field-element gadgets (porep-circuit.md §2.7-2.10): AllocatedNum (alloc, inputize,
  * to_bits_le, mul, square), multipack, UInt64, equal/add/pick, insert 2/4/8 at every position
  * with the spec's costs and pick order, and the SHA-256 <-> Fr conversions; each through the

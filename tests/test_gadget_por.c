@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Merkle inclusion (storage-proofs-core por.rs; porep-circuit.md §3): the private-root costs of
  * §3.4 (SHAPE), the por_circuit.rs counts of §6.1 through the mode harness, real Poseidon trees
  * (arity 8, 8-2, 8-8-2) and a SHA-256 binary tree built natively: satisfied with the true root,

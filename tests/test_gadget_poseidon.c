@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* The legacy neptune Poseidon circuit (poseidon.md §6, porep-circuit.md §2.11): aux =
  * constraints = 3a + 4t(R_F - 1) + 4 R_P + 1 (311 / 377 / 505 / 598 for arity 2 / 4 / 8 / 11),
  * nnz and densities from the gadget's structure, the output equal to the native hash (and to

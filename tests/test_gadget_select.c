@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* The generic insertion gadgets (select, insert for any power-of-two size) and the key xor of
  * storage-proofs-core (insertion.rs, xor.rs): values at every index, the reference's costs
  * (select: size - 1 picks; generic insert: size (size - 1); xor: one per non-constant pair), and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* The SHA-256 gadget family (porep-circuit.md §2.1-2.6): Boolean folding rules with their costs,
  * exact rows in RECORD mode (booleanity, xor, and forms, ch, maj order, addmany/MultiEq batching),
  * the spec's constraint counts for compressions and sha256, outputs equal to native SHA-256, and

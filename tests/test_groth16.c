@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* End to end: test parameters from the generator, proofs from the prover, the verifier's
  * verdicts, on toy circuits (cubic equation; SHA-256 preimage; Poseidon Merkle path), single and
  * batched, with fixed and OS randomizers; tampered proofs, inputs and keys fail; the parameter

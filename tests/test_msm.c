@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * MSM tests: Pippenger (both bucket methods, every window width) against the sum of scalar
  * multiplications, crafted edge cases (n = 0 and 1, zero scalars, bases at infinity, repeated

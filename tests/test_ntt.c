@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * NTT layer tests: every transform against a naive O(n^2) DFT or Horner evaluation, round trips
  * up to 2^20, all orders, thread-count independence, the fused H step and the whole H chain

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Pairing layer: the known value e(G1, G2), bilinearity, the product check, prepared lines,
  * multi-Miller loops and points at infinity. */
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Worker pool tests: parallel_for visits every index exactly once and matches the sequential
  * result over many sizes, grains and caps; max_workers and the pool size bound the number of

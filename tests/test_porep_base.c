@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * PoRep foundation tests (sdr-vanilla.md §2-§4, §8, §11.1):
  * - the §2.1 table row by row (derived counts, tree shapes, depth, rows_to_discard rule) and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* C1 output (SealCommitPhase1Output): JSON write -> read -> write byte identity on a synthetic,
  * structurally complete 2KiB C1; the writer's shape against the §9.5 skeleton; the Curio
  * envelope; a corpus of malformed inputs with their error paths; a random-mutation loop.
@@ -556,6 +557,31 @@ static void test_malformed(const doc *d) {
   s = splice(s, a, a + 1, "8");
   ADD("tree_r path index 8", s, CUZK_C1_ERR_SHAPE,
       P0 "comm_r_last_proof.data.Single.path.path[1]: expected index < 8, got 8 "
+         "(StackedDrg2KiBV1_1)");
+  /* a path element with one sibling less / more than arity - 1 (a shortened Merkle level) */
+  s = dup_doc(d);
+  a = find(s, 0, "\"comm_r_last_proof\":", 0);
+  a = find(s, a, "\"hashes\":[", 0) + 10;
+  b = value_end(s, a);
+  s = splice(s, a, b + 1, "");
+  ADD("tree_r path hashes 6", s, CUZK_C1_ERR_SHAPE,
+      P0 "comm_r_last_proof.data.Single.path.path[0]: expected 7 hashes, got 6 "
+         "(StackedDrg2KiBV1_1)");
+  s = dup_doc(d);
+  a = find(s, 0, "\"comm_r_last_proof\":", 0);
+  a = find(s, a, "\"hashes\":[", 0) + 10;
+  b = value_end(s, a);
+  {
+    size_t hl = b - a;
+    char *h = malloc(hl + 2);
+    memcpy(h, s + a, hl);
+    h[hl] = ',';
+    h[hl + 1] = 0;
+    s = splice(s, a, a, h); /* the first sibling twice: 8 */
+    free(h);
+  }
+  ADD("tree_r path hashes 8", s, CUZK_C1_ERR_SHAPE,
+      P0 "comm_r_last_proof.data.Single.path.path[0]: expected 7 hashes, got 8 "
          "(StackedDrg2KiBV1_1)");
   s = dup_doc(d);
   a = find(s, 0, "\"layer_index\":2", 1) + 14;

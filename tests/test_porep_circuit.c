@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* The PoRep StackedCircuit (porep-circuit.md §4-§6): SHAPE counts of the blank circuit for the
  * four stacked_circuit.rs test configurations (§6.1) and the real 2 KiB / 8 MiB / 512 MiB / 32 GiB
  * partitions (§6.2), and the 2 KiB matrix statistics (nnz, densities; §6.2). With a real 2 KiB C1

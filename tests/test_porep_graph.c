@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * SDR graph tests (sdr-vanilla.md §5, §11.1):
  * - ChaCha8 keystream vectors (draft-strombergson-chacha-test-vectors TC1/TC2/TC7/TC8, 256-bit

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Sealing after the graph: the published last-layer labels (sdr-vanilla.md §11.1.1), the tree
  * vectors (§11.1.7-8), Filecoin's compound tree shapes against a naive node-by-node model,
  * encoding/decoding, column hashes. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Sealing a sector in memory, its C1 vanilla proofs and their native verification, for every
  * 2 KiB registered proof (interactive V1/V1_1, synthetic, non-interactive): proofs verify, survive
  * the JSON round trip, and any changed value makes verification fail naming the challenge and the

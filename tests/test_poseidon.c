@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Poseidon tests against /work/shared/spec/poseidon.md (section numbers below are that file's):
  * - Grain round constants: neptune's reference file values (§3 t=9), the first/last constants of

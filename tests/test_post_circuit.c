@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * FallbackPoStCircuit, its public inputs and parameter names (docs/post.md "Circuit", "Public
  * inputs", "Parameters"):

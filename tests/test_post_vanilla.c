@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* The PoSt vanilla layer (docs/post.md): the registered PoSt proofs, challenges against known
  * answers (tests/ref/post_challenges.py), bincode sizes, synthetic replicas of every size and a
  * sealed 2 KiB replica through generate -> write -> read -> verify, and every class of malformed

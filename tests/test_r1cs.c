@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* The constraint-system core: LC merging and cancellation, late inputs (column remap), every
  * mode on hand-written circuits, names and is_satisfied, input constraints, reset, errors. */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Replays the vectors of the Python big-integer model (tests/ref/gen_vectors.py) through the C
  * library, once per available Montgomery kernel, and requires exact equality: field elements are

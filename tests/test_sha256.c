@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * SHA-256 tests, run on every kernel this CPU supports (portable, SHA-NI):
  * - the generated constants against FIPS 180-4's first and last values;

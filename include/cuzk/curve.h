@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * BLS12-381 groups: G1 on E(Fp): y^2 = x^3 + 4 and G2 on E'(Fp2): y^2 = x^3 + 4(u+1).
  *

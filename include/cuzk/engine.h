@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The proving engine behind the daemon: jobs with server-generated ids, priority scheduling
  * (CRITICAL > HIGH > NORMAL > LOW, FIFO within one), the PoRep partition pipeline (synthesis

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The one way library code reports an error in words: every layer returns its own error code
  * and, where the caller passed a buffer, a one-line message naming what was wrong. CUZK_FAIL

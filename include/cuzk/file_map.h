@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * A file mapped read-only, with what the parameter tiers need to know about it: whether the file
  * on disk is still the one mapped, how much of it the page cache holds, and a hint to read it in.

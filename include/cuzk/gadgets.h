@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The Filecoin gadgets over cuzk_cs (r1cs.h), each reproducing the reference's exact allocation
  * and constraint order (porep-circuit.md §2-§3, poseidon.md §6): the same code runs in every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Groth16 over BLS12-381 exactly as bellperson does it (groth16.md §2-§6): parameter files in the
  * `.params`/`.vk` layout, Filecoin's file naming, a test-parameter generator, the prover (batch

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Multi-scalar multiplication over G1 and G2: r = sum_i s_i P_i.
  *

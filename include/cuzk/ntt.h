@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Number-theoretic transforms over Fr (BLS12-381 scalar field, 2-adicity 32), sizes 2^0 ... 2^27,
  * in place, multi-threaded on a cuzk_pool (groth16.md §1.4, §4.2, §11.4).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The BLS12-381 optimal ate pairing e: G1 x G2 -> GT, GT the order-r subgroup of Fp12^*
  * (groth16.md §1.3, §5): a Miller loop over |z| = 0xd201000000010000 (z is negative, so the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The process's shared worker pool (one per process, sized by configuration) and the large-buffer
  * allocator. Every parallel stage of cuzk (MSM windows, NTT passes, synthesis of several circuits)

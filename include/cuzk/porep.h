@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The PoRep layer's foundation (sdr-vanilla.md §2-§4, §8; docs/porep.md): the parameters of every
  * sector size and registered seal proof, porep_id, Fr32 padding, tree_d / comm_d, replica_id and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Poseidon over BLS12-381 Fr exactly as neptune 11 / rust-fil-proofs (poseidon.md): x^5 S-box,
  * width t = arity + 1, 8 full rounds and the partial-round counts of poseidon.md §2, round

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Proof of Spacetime (WinningPoSt and WindowPoSt, Filecoin's "fallback" PoSt; docs/post.md): the
  * registered PoSt proofs, challenge derivation, the bincode vanilla proofs Curio sends

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * A small Prometheus metrics registry: counters, gauges and histograms, each a family with a
  * fixed list of label names (at most CUZK_PROM_MAX_LABELS) and one series per combination of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The constraint system (R1CS) that gadgets synthesize into, with one gadget code path and five
  * back-ends ("modes"), as bellpepper's ConstraintSystem (porep-circuit.md §1, groth16.md §3):
@@ -73,7 +74,7 @@ static inline uint32_t cuzk_var_index(cuzk_var v) { return v & ~CUZK_VAR_AUX; }
 
 typedef struct {
   cuzk_cs_mode mode;
-  unsigned lc_inline; /* inline LC capacity, 0..CUZK_LC_INLINE_MAX (default 0: see opts_default) */
+  unsigned lc_inline; /* inline LC capacity, 0..CUZK_LC_INLINE_MAX (opts_default sets 2) */
   bool shape_nnz;     /* SHAPE: also build LCs to count nnz and densities (still no witness) */
   /* Expected sizes (0: unknown): reserve address space and skip regrowth for big circuits. */
   size_t hint_aux, hint_constraints;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * SHA-256 (FIPS 180-4) as Filecoin uses it (sdr-vanilla.md §1): plain SHA-256 with standard
  * padding, plus the "Fr-safe" truncation that turns a digest into a 254-bit field element.

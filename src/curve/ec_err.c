@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Messages for the curve layer's error codes. */
 #include "cuzk/curve.h"
 

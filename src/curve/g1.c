@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* G1 = the order-r subgroup of E(Fp): y^2 = x^3 + 4. Group law and codec from the shared
  * templates; the subgroup test uses the GLV endomorphism. */
 #include <string.h>

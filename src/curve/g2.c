@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* G2 = the order-r subgroup of E'(Fp2): y^2 = x^3 + 4(u+1). Group law and codec from the shared
  * templates; the subgroup test uses the untwist-Frobenius-twist endomorphism psi. */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* The engine's public face (include/cuzk/engine.h): configuration, threads, submission,
  * watches, cancellation, status, shutdown. */
 #define _POSIX_C_SOURCE 200809L

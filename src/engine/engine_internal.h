@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The engine's shared state (include/cuzk/engine.h). One mutex (e->mu) guards everything below
  * that changes after creation; the heavy work (C1 parsing, synthesis, proving, parameter loading,

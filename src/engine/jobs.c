@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Jobs: server-generated ids, the job table, the active list in scheduling order, the end of a
  * job, and the timer thread that fires watches and forgets expired results. */
 #define _POSIX_C_SOURCE 200809L

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* What the engine does around every proof kind (docs/engine.md "Proof kinds"): before the first
  * partition, the kind's prepare and the acquisition of its parameter set; after the last one, the
  * kind's self-check and the proof bytes (192 per partition, in partition order). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* The engine's metrics (Prometheus text: the reference daemon's names, spec §4.14.2, plus
  * per-stage duration histograms, queue depths, memory and parameter bytes) and the /status JSON
  * (§4.14.3's shape, with what a CPU engine has). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* The PoRep C2 kind: the C1 is parsed (raw JSON or Curio's envelope) and checked against the
  * request and by seal_commit_phase2's rules (porep/c2.h) before any partition runs; partitions
  * are the StackedCircuit's; the self-check is verify_seal's. */

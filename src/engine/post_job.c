@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* The two Proof-of-Spacetime kinds (docs/engine.md "Proof kinds", docs/post.md): WinningPoSt
  * (one sector, 66 challenges) and one WindowPoSt partition (up to S_w sectors, 10 challenges
  * each). Every sector's vanilla proof is parsed strictly and verified natively before anything is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* The SRS manager: one parameter set per circuit of every proof kind, loaded on first use (or
  * PreloadSRS), shared by reference count, evicted least recently used among the unreferenced ones
  * when the loaded sets exceed the byte budget. An evicted set goes WARM when its file fits the WARM

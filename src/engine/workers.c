@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The partition pipeline. Synthesis workers take work in scheduling order: a queued job is
  * prepared (C1 parsed and checked, parameters acquired) by the first free worker; a running job

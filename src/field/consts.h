@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* BLS12-381 constants shared by the field, curve and pairing layers; values in consts.c, which
  * scripts/gen-field-consts.py generates. Field elements are Montgomery form unless noted. */
 #ifndef CUZK_FIELD_CONSTS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Fp12 = Fp6[w]/(w^2 - v), the target group's field. */
 #include "cuzk/field.h"
 #include "field/consts.h"

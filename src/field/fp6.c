@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Fp6 = Fp2[v]/(v^3 - xi), xi = u + 1. Counts in Fp2 multiplications (m) and squarings (s). */
 #include "cuzk/field.h"
 #include "field/consts.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Inline Fp and Fp2 additions for the hot loops of higher layers (curve formulas, MSM buckets):
  * the same functions as cuzk_fp_add & co. in field.h, without the call. An addition is ~5 ns and a

@@ -1,5 +1,8 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Run-time choice of the Montgomery kernels: ADX assembly when CPUID reports BMI2 (MULX) and
- * ADX (ADCX/ADOX), portable C otherwise. Decided once, before main, by a constructor. */
+ * ADX (ADCX/ADOX), portable C otherwise or with CUZK_FORCE_PORTABLE (cuzk/cpu.h). Decided once,
+ * before main, by a constructor. */
+#include "cuzk/cpu.h"
 #include "cuzk/field.h"
 #include "field/mont.h"
 
@@ -63,5 +66,6 @@ bool cuzk_field_use_kernel(cuzk_field_kernel k) {
 cuzk_field_kernel cuzk_field_active_kernel(void) { return active; }
 
 __attribute__((constructor)) static void select_default_kernel(void) {
-  if (!cuzk_field_use_kernel(CUZK_KERNEL_ADX)) cuzk_field_use_kernel(CUZK_KERNEL_PORTABLE);
+  if (cuzk_cpu_force_portable() || !cuzk_field_use_kernel(CUZK_KERNEL_ADX))
+    cuzk_field_use_kernel(CUZK_KERNEL_PORTABLE);
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Multi-limb helpers shared by Fp (6 limbs) and Fr (4 limbs). Written once for n limbs; callers
  * pass a constant n, so after inlining the loops unroll into straight-line carry chains.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Variable-time modular inversion: Bernstein-Yang "safegcd" (Bernstein, Yang, "Fast
  * constant-time gcd computation and modular inversion", 2019) run in batches of 62 divsteps,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Variable-time modular inversion (Bernstein-Yang safegcd, 62 divsteps per batch).
  *

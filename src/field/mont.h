@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The kernel seam (as blst's fields.h): every Fp/Fr multiplication in the library ends in one of
  * these routines. Two implementations exist, portable C (mont_portable.c) and x86-64

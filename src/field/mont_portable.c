@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Portable Montgomery kernels (C with unsigned __int128): the reference the assembly is tested
  * against, and the path on CPUs without BMI2/ADX. */
 #include "field/consts.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * mont_x86_64_adx.S - BLS12-381 Montgomery multiplication and squaring for
  * x86-64 CPUs with BMI2 (mulx) and ADX (adcx/adox).

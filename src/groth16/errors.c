@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Error strings of the Groth16 layer. */
 #include "groth16/g16_internal.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Groth16 internals shared by the files of the layer. */
 #ifndef CUZK_GROTH16_G16_INTERNAL_H
 #define CUZK_GROTH16_G16_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Test-parameter generator (groth16.md §6, bellperson generator.rs) with the standard generators
  * g1, g2 and toxic waste derived from a seed. FOR TESTS ONLY: the seed reveals the trapdoor.

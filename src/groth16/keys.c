@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Allocation and release of parameter sets and verifying keys (g16_internal.h). */
 #include <stdlib.h>
 #include <string.h>

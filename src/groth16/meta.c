@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* The ".meta" companion of a parameter file (rust-fil-proofs CacheEntryMetadata). */
 #include <inttypes.h>
 #include <stdio.h>

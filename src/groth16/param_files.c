@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* A circuit's parameter files as one unit (docs/groth16.md "Parameter files"): loading base.params
  * and base.vk with messages that name the file, and writing TEST parameters for a synthesized
  * circuit. Every proof kind uses these through its own file naming. */

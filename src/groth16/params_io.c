@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * `.params` and `.vk` files (groth16.md §2.1-2.2): readers with every check bellperson makes,
  * sizes and writers.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* The 192-byte proof encoding (groth16.md §2.3): compressed A, B, C, each fully checked, the
  * identity rejected as in bellperson's Proof::read. */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The Groth16 prover, bellperson's algorithm stage by stage (groth16.md §4): for each circuit of
  * the batch, append the per-input constraints, compute H (iNTT, coset NTT, quotient, inverse

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* OS randomness for the prover's r, s and the batch verifier's weights (g16_internal.h). */
 #define _GNU_SOURCE /* getrandom */
 #include <errno.h>

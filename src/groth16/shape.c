@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Circuit shape and the parameter-shape check (groth16.md §2.1, §13 step 2). */
 #include "groth16/g16_internal.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Groth16 verification (groth16.md §5): single proofs with one multi-Miller loop and one final
  * exponentiation against a prepared key, and batches with random 128-bit weights (§5.3).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Fr operations for the Poseidon inner loops: products go straight to the field layer's kernel
  * table (no wrapper call), additions use its branch-free limb helpers, and dot products are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 #include "cuzk/poseidon.h"
 
 const char *cuzk_hash_strerror(cuzk_hash_err e) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Poseidon hashing front end: domain tags (poseidon.md §5), tree/column hashes, Filecoin's byte
  * encoding, and neptune's constant-length sponge. */
 #include <string.h>

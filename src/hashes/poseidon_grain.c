@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Poseidon round constants from the Grain LFSR in self-shrinking mode, exactly as neptune's
  * round_constants.rs (poseidon.md §3; the reference is the Poseidon authors' create_rcs_grain.sage

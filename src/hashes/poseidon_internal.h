@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Poseidon internals: constant generation (Grain, matrices, the static form) and the
  * permutation kernel shared by the public hash functions. */
 #ifndef CUZK_HASHES_POSEIDON_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Small dense matrices over Fr for deriving the Poseidon constants (once per arity, not hot). */
 #include <stdlib.h>
 #include <string.h>

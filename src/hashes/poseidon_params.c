@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Per-arity Poseidon constants, generated on first use and cached for the process.
  *

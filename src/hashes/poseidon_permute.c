@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The two Poseidon permutations (poseidon.md §4.2 and §4.3). Both compute the same function on
  * the whole state; tests/test_poseidon.c checks that on random states for every arity.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * neptune's "static" Poseidon constants (poseidon.md §4.3): the same permutation with fewer
  * multiplications.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * SHA-256 constants from their definition (FIPS 180-4 §4.2.2, §5.3.3): K[i] is the first 32 bits
  * of the fractional part of the cube root of the i-th prime (i = 0..63), H(0)[i] the same for the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * SHA-256 internals shared by the two compression kernels and the hashing front end. The round
  * constants are computed at start-up (sha256_consts.c) from their definition rather than typed in;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The SHA-256 compression function in portable C (FIPS 180-4 §6.2.2). The message schedule is a
  * rolling window of 16 words: W[t] only depends on W[t-16..t-1].

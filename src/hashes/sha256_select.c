@@ -1,5 +1,8 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Run-time choice of the SHA-256 kernel: SHA-NI when CPUID reports SHA, SSSE3 and SSE4.1, else
- * portable C. Decided once, before main, by a constructor (as the field layer's kernels). */
+ * portable C (also with CUZK_FORCE_PORTABLE, cuzk/cpu.h). Decided once, before main, by a
+ * constructor (as the field layer's kernels). */
+#include "cuzk/cpu.h"
 #include "cuzk/sha256.h"
 #include "hashes/sha256_internal.h"
 
@@ -40,5 +43,6 @@ cuzk_sha256_impl cuzk_sha256_active_impl(void) { return active; }
 
 __attribute__((constructor)) static void sha256_select_init(void) {
   cuzk_sha256_consts_init();
-  if (!cuzk_sha256_use_impl(CUZK_SHA256_SHANI)) cuzk_sha256_use_impl(CUZK_SHA256_PORTABLE);
+  if (cuzk_cpu_force_portable() || !cuzk_sha256_use_impl(CUZK_SHA256_SHANI))
+    cuzk_sha256_use_impl(CUZK_SHA256_PORTABLE);
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The SHA-256 compression function with the x86-64 SHA extensions. Compiled with -msha -msse4.1
  * (src/CMakeLists.txt) and only called when CPUID reports SHA, SSSE3 and SSE4.1, so the rest of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Witness classification (classify.h). Fr's Montgomery one is compared limb by limb: no
  * conversion is needed to recognise 0 and 1. */
 #include "msm/classify.h"

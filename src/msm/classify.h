@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Witness classification (groth16.md §8.4): which scalars are 0 (skipped), 1 (summed by batch
  * addition) or anything else (the Pippenger tail), as bitmaps over the variable index j in the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Scalars as Pippenger reads them: canonical little-endian limbs, halved in range, cut into
  * signed (Booth) window digits.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* MSM over G1 (E(Fp)): the shared templates instantiated with Fp coordinates. */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* MSM over G2 (E'(Fp2)): the shared templates instantiated with Fp2 coordinates. */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 #include "cuzk/msm.h"
 
 const char *cuzk_msm_strerror(cuzk_msm_err e) {

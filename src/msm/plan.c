@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Pippenger cost model. One tile (window w, a range of m points, B = 2^(c-1) buckets) costs
  *   m * scan                                   reading digits

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * How one Pippenger call runs: bucket method, window width, and the grid of tiles (window x
  * point range) that the workers share. Chosen from a cost model in field multiplications.

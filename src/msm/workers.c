@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Tile runner (workers.h): one parallel-for index per slot; each pulls tiles until none remain.
  * If the pool runs two slot indices on one thread one after the other, the first simply takes
  * every tile: correctness never depends on how many slots actually run concurrently. */

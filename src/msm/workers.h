@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Running a list of independent tasks ("tiles") on the pool with per-worker scratch: `slots`
  * workers each pull the next tile from a shared atomic counter (blst's and sppark's scheme) and

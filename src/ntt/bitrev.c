@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * In-place bit-reversal permutation, cache-blocked and multi-threaded.
  *

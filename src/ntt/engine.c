@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The radix-2 pass engine: one DIF or DIT transform, cache-blocked and multi-threaded.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Error strings and the size check shared by every entry point of the NTT layer. */
 #include "ntt/ntt_internal.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Branch-free Fr addition and subtraction for the NTT's inner loops.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The prover's quotient h = (A·B - C) / Z (groth16.md §4.2), and its pointwise step.
  *

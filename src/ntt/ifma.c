@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * AVX-512 IFMA kernels for the engine's tiles: eight butterflies at once.
  *
@@ -28,6 +29,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "cuzk/cpu.h"
 #include "field/consts.h"
 #include "ntt/pass.h"
 
@@ -87,6 +89,7 @@ static void init(void) {
   }
   pinv52 = CUZK_R_N0 & M52; /* -r^-1 mod 2^64, hence mod 2^52 */
   supported = detect();
+  if (cuzk_cpu_force_portable()) atomic_store(&enabled, false); /* tests may still enable it */
 }
 
 bool ntt_ifma_supported(void) {
@@ -95,7 +98,8 @@ bool ntt_ifma_supported(void) {
 }
 
 bool ntt_ifma_enabled(void) {
-  return atomic_load_explicit(&enabled, memory_order_relaxed) && ntt_ifma_supported();
+  return ntt_ifma_supported() &&
+         atomic_load_explicit(&enabled, memory_order_relaxed); /* init first */
 }
 
 void ntt_ifma_enable(bool on) { atomic_store_explicit(&enabled, on, memory_order_relaxed); }

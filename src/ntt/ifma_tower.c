@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The twiddle tower in the IFMA kernels' form (see pass.h): level s as groups of eight W-form
  * entries, converted once from the scalar tower (twiddles.c) and cached like it. 40 bytes per

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The public transforms: each kind and order maps to one engine run (DIF for natural input, DIT
  * for bit-reversed input) plus, for natural-to-natural, one bit-reversal pass. The 1/n factor and

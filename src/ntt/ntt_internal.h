@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Internals of the NTT layer shared by its files: the twiddle tower, the radix-2 pass engine,
  * the bit-reversal permutation and the argument checks.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * One pass of the engine (engine.c), shared with the AVX-512 IFMA kernels (ifma.c): what a tile
  * needs to know about the transform, the pass and the scalings fused into it.

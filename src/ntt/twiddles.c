@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The twiddle tower: level s holds ω_{2^(s+1)}^j, j < 2^s (see ntt_internal.h). Built once per
  * process, on demand, and shared by every size and every thread.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Miller loop of the optimal ate pairing over |z| = 0xd201000000010000.
  *

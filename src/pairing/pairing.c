@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* The pairing and the product check: Miller loop(s), then one final exponentiation. */
 #include "cuzk/pairing.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* C1 output: registered-proof table, arena, construction, release and the shape check. */
 #include "porep/c1.h"
 #include "cuzk/porep.h"

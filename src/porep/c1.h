@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The C1 output (API-level SealCommitPhase1Output of rust-filecoin-proofs-api, spec
  * sdr-vanilla.md §9): data model, serde-compatible JSON writer, streaming JSON reader and the

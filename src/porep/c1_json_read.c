@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* C1 JSON reader: yajl's streaming parser drives a stack of frames over the schema
  * (c1_json_schema.c) and stores values straight into the C structs; arrays grow in one scratch
  * buffer per nesting depth and are copied into the C1's arena when they close. No DOM. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* The serde JSON layout of SealCommitPhase1Output (§9.4 key orders), as tables over the C structs
  * of porep/c1.h. Field order here = the order serde writes = declaration order in Rust. */
 #include <stddef.h>

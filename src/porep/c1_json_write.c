@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* C1 JSON writer: walks the schema (c1_json_schema.c) with yajl_gen, compact output as
  * serde_json::to_vec writes it (§9.4). */
 #include <inttypes.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* PoRep C2 file names, test parameters, pre-proving checks, public inputs and verification;
  * see c2.h. */
 #include "porep/c2.h"

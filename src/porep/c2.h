@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * PoRep C2 around the StackedCircuit: what seal_commit_phase2 does besides proving.
  *  - the parameter files' names (rust-fil-proofs parameter_cache: v28-<prefix>-<sha256(id)>);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* ChaCha with 8 rounds (djb's original layout: 64-bit counter, 64-bit nonce) and the
  * rand_chacha 0.3 ChaCha8Rng stream the DRG sampler draws from (sdr-vanilla.md §5.2). */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* tree_d and comm_d (sdr-vanilla.md §3.3, §3.4): a binary tree over the padded data nodes, leaves
  * as they are, parent = trunc254(SHA-256(left ‖ right)); the zero commitments Z_k. */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Error strings and messages of the PoRep layer. */
 #include "cuzk/porep.h"
 #include "porep/fail.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* The PoRep layer's error reporting: a code plus, when the caller gave a buffer, a message. */
 #ifndef CUZK_POREP_FAIL_H
 #define CUZK_POREP_FAIL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Fr32 padding (sdr-vanilla.md §3.1): the unpadded bytes are a little-endian bit stream cut into
  * 254-bit units, each stored in the low 254 bits of a 32-byte node (bits 254, 255 zero).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The SDR graph (sdr-vanilla.md §5): DRG base parents drawn with rand_chacha's ChaCha8Rng,
  * expander parents from a 3-round BLAKE2b Feistel permutation, the 14-parent list of a node and

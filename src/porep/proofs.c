@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* The parameters of every sector size (sdr-vanilla.md §2.1) and every registered seal proof
  * (§2.2), porep_id (§2.3), and sector sizes parsed from text. */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* replica_id (sdr-vanilla.md §4, params.rs::generate_replica_id) and the Lotus/Curio prover_id. */
 #include <string.h>
 

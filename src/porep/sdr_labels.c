@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* SDR labeling (PC1, sdr-vanilla.md §6): each label is SHA-256 over a fixed 1248-byte message,
  * built in one buffer with its padding and run through the compression function directly (SHA-NI
  * when present) rather than through the streaming API. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Replica encoding, tree_c / tree_r_last as Filecoin builds them (Poseidon oct trees with sub/top
  * compound roots, sdr-vanilla.md §7) and comm_r. Tree levels are hashed in parallel slices with
  * cuzk_poseidon_hash_many: a level's children are contiguous, arity by arity. */

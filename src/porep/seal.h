@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Sealing after the graph (sdr-vanilla.md §6-§7): SDR labels of every layer, the replica
  * encoding, Poseidon oct trees with Filecoin's compound (sub/top) roots for tree_c and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* StackedCircuit (porep-circuit.md §4) and its public inputs (§5); see stacked_circuit.h. */
 #include "porep/stacked_circuit.h"
 

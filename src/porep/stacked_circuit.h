@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The SDR PoRep commit-phase-2 circuit, StackedCircuit, for one partition (porep-circuit.md §4)
  * over cuzk_cs, and its public-input vector (§5). Internal header of the porep layer.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Sealing in memory, C1 vanilla proofs and their native verification (vanilla.h). */
 #include <stdarg.h>
 #include <stdio.h>

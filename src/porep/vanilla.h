@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Sealing a test-size sector in memory and its C1 vanilla proofs (sdr-vanilla.md §4-§9): the
  * sealed state (data, tree_d, parents, labels, replica, tree_c, tree_r_last, the commitments),

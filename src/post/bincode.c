@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* The bincode of one sector's vanilla proof, FallbackPoStSectorProof (docs/post.md "Vanilla proof
  * bytes"): a strict reader that names the field and byte of every error, the writer, the size. */
 #include <inttypes.h>

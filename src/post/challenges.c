@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* PoSt challenges (docs/post.md "Challenges"): the leaf of a challenge index, the index rule of
  * each API version, one sector's list, and the chain's Winning sector selection. */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* FallbackPoStCircuit (docs/post.md "Circuit"): per sector block the comm_r check, then one
  * Merkle inclusion proof per challenge into tree_r_last, in the reference's exact order. */
 #include <stdlib.h>

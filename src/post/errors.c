@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* The PoSt layer's error codes. */
 #include "post/post_internal.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* PoSt parameter files (docs/post.md "Parameters"): their Filecoin names, TEST parameters, and
  * verification of a partition proof against the request's re-derived public inputs. */
 #include <stdio.h>

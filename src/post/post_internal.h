@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Internal helpers of the PoSt layer. */
 #ifndef CUZK_POST_INTERNAL_H
 #define CUZK_POST_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* The registered PoSt proofs (docs/post.md "Registered proofs"): one table indexed by id, its
  * lookups and the tree_r_last path shape of each. */
 #include <pthread.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Test replicas that produce PoSt vanilla proofs (docs/post.md "Test sectors"): a test-size
  * sector sealed in memory by the porep layer (its tree_r_last kept), or a synthetic replica of
  * all-zero leaves whose tree has one value per level; and generate_single_vanilla_proof. */

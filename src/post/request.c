@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* A PoSt request checked before proving, and the public inputs of its partition (docs/post.md
  * "Request" and "Public inputs"). */
 #include <stdlib.h>

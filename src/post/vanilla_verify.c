@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Native verification of one sector's vanilla proof (docs/post.md "Vanilla verification"):
  * FallbackPoSt::verify plus what the circuit needs to be satisfiable. */
 #include <inttypes.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* The constraint system core: creation, variables, and what enforce does in each mode. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* The constraint system's state, shared by the r1cs core files (cs.c, lc.c, csr.c, names.c). */
 #ifndef CUZK_R1CS_CS_INTERNAL_H
 #define CUZK_R1CS_CS_INTERNAL_H

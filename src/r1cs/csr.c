@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* RECORD/CHECK: the A, B, C matrices in CSR form. Rows are normalized (sorted by variable,
  * repeats merged, zero coefficients dropped). Columns hold tagged variables while synthesis runs,
  * because inputs may still be allocated, and become z indices (aux j -> num_inputs + j) at

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* iden3 binary files (the formats of circom and snarkjs: "r1cs" v1, "wtns" v2), so that snarkjs
  * can check our witnesses and prove our circuits as an independent peer. A file is a 4-byte
  * magic, u32 version, u32 section count, then sections of (u32 type, u64 size, bytes); all

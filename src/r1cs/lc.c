@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Linear combinations: spill buffers recycled by the constraint system, the out-of-line adds,
  * and normalization (sort by variable, merge repeats). */
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* CHECK mode: namespaces and constraint names, and is_satisfied. Other modes return at once
  * from push/pop, so gadgets can name everything at no cost outside CHECK. */
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Tables of +-2^k in Montgomery form for the bit-packing gadgets (addmany, multipack,
  * to_bits_le), filled before main: every LC term of a packed bit uses one of them. */
 #include "cuzk/r1cs.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * cuzk.toml (config.h, docs/config.md). One table of known keys drives loading: each entry names
  * its [table] and key, the setter that checks the TOML value and stores it, where in the struct,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # cuzk_config: the daemon's configuration (cuzk.toml reader) and the HTTP /metrics + /status
 # server (libmicrohttpd, Debian libmicrohttpd-dev). docs/config.md.
 if(NOT TARGET PkgConfig::MICROHTTPD)

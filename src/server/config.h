@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The daemon's configuration: every key of cuzk.toml (docs/config.md has the table) as one plain
  * struct with fixed-size strings, filled from the built-in defaults, then a TOML file (-c), then

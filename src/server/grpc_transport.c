@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The gRPC transport on the gRPC C core (grpc_transport.h; the API sequence and its pitfalls are
  * in docs/server.md, "gRPC transport").

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The gRPC transport: unary calls over HTTP/2 cleartext on unix sockets and TCP, server and
  * client, on the gRPC C core (docs/server.md, "gRPC transport"). Every grpc_* and gpr_* call of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * HTTP status server (http_status.h) on libmicrohttpd. We bind the listening socket ourselves so
  * that bind errors keep their errno and port 0 can be read back with getsockname, then hand it to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The daemon's optional HTTP status server (daemon.status_listen): GET /metrics answers with
  * Prometheus text (Content-Type "text/plain; version=0.0.4") and GET /status with JSON

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* cuzk.v1.ProvingEngine: requests decoded with protobuf-c, mapped onto the engine; see service.h.
  */
 #include "server/service.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * cuzk.v1.ProvingEngine on top of the engine: each RPC's protobuf request decoded, mapped onto
  * include/cuzk/engine.h, and answered through the gRPC transport. Waiting RPCs (Prove,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The TOML subset reader (toml.h). One pass over the text with a cursor that tracks line and
  * column; the tree is built as it goes. Grammar references are to TOML 1.0.0 (toml.io).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * A strict reader for the subset of TOML 1.0 that cuzk's configuration uses (docs/config.md):
  * comments, [table] and [a.b] headers, bare, quoted and dotted keys, basic strings (with escapes)

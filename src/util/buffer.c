@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The large-buffer allocator: 2 MiB-aligned anonymous mappings with transparent huge pages
  * requested, and a free list that keeps returned buffers mapped (and their pages faulted in)

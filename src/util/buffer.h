@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Knobs and counters of the large-buffer cache (cuzk_buffer_get/put/trim in cuzk/pool.h), for
  * the engine that sizes it and for tests. Internal to the util layer and the layers above it.

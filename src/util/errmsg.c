@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* cuzk_errmsg (cuzk/errmsg.h). */
 #include "cuzk/errmsg.h"
 

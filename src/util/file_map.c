@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Read-only file mappings (cuzk/file_map.h). */
 #define _GNU_SOURCE /* MADV_*, mincore */
 #include "cuzk/file_map.h"

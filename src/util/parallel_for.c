@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * cuzk_parallel_for: an index range cut into chunks of `grain` indices, claimed in order by an
  * atomic counter (one fetch_add per chunk, no lock) by the caller and up to cap - 1 workers.

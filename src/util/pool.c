@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The worker pool: its threads, its job list and the scheduler that decides which thread works
  * on which job (slots and shares, see pool_impl.h). The front ends are parallel_for.c and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The worker pool's scheduler, shared by its two front ends (parallel_for.c, task_group.c).
  * Internal to src/util; tests include it for CUZK_TASK_QUEUE_CAP.

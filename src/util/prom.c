@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The Prometheus registry (cuzk/prom.h). Text format 0.0.4, per family:
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Task groups: a bounded FIFO ring of (fn, arg) per group, filled by cuzk_task_spawn and
  * drained by workers and, in cuzk_task_group_wait, by the owner. The ring has a small mutex of

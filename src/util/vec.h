@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Growable byte regions for the big per-proof arrays (witness, a/b/c, densities, CSR): anonymous
  * mappings grown with mremap, so growing never copies and untouched capacity costs no memory.

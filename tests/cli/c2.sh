@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # PoRep C2 end to end at 2 KiB: setup (--if-missing into PARAM_DIR: test parameters, ~1.5-2.5 min
 # and 1.1 GB on 2 cores the first time) -> gen-vanilla -> prove -> verify, the proof also
 # accepted by the independent @noble/curves

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # cuzk-bench single / batch / status / preload / metrics against a real cuzk-daemon on a unix
 # socket and a TCP port, with one real 2 KiB PoRep proof (~1 min on 2 cores). Only with
 # CUZK_TEST_PROOFS (tests/CMakeLists.txt). Included from tests/CMakeLists.txt.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # cuzk-bench's daemon client commands against a real cuzk-daemon (2 KiB TEST parameters):
 # one daemon on a unix socket and a TCP port (127.0.0.1:0), then status (unix, TCP, -a before
 # the command), metrics, preload (loaded, already loaded, a missing 32 GiB set named by its

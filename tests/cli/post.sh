@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # PoSt end to end through cuzk-bench. For 2 KiB WinningPoSt and WindowPoSt: gen-vanilla -> setup
 # --if-missing (into PARAM_DIR, shared with the other tests) -> prove -> verify, the proof also
 # accepted by the independent @noble/curves verifier; refused: a flipped proof byte, the proof

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # cuzk-bench synth-ab: the statistics on fixed inputs, and the command end to end (time, perf and
 # callgrind counters on a 2 KiB C1; the callgrind part is skipped when valgrind is not installed).
 # Included from tests/CMakeLists.txt.

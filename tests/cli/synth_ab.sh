@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # cuzk-bench synth-ab end to end on a 2 KiB C1 (SHAPE mode, so that it takes seconds).
 #   synth_ab.sh CUZK_BENCH            time and perf counters: N interleaved pairs, per-sample and
 #                                     summary lines, --json consistent with them (ratio = median B /

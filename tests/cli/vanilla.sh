@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # cuzk-bench end to end: shape, gen-vanilla -> verify-vanilla for 2 KiB sectors (raw JSON and Curio
 # envelope), a tampered C1 is rejected, the 2 KiB parent cache has the digest of Filecoin's
 # parent_cache.json, and bad arguments exit 2 with a message. usage: vanilla.sh CUZK_BENCH

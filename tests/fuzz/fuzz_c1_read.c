@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* libFuzzer target for the C1 readers (raw SealCommitPhase1Output JSON and the Curio envelope,
  * through the one entry point): any input must give OK or an error with a message, never a
  * crash, a hang or a sanitizer report; an accepted document must write back to a fixed point

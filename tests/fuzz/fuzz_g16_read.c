@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* libFuzzer target for the Groth16 readers (.params, .vk, proofs): any input must give OK or an
  * error, never a crash, a hang or a sanitizer report; an accepted file must write back to the same
  * bytes. Build with -DCUZK_FUZZ=ON (clang), run e.g.

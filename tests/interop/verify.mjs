@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Groth16 verification of a cuzk proof with @noble/curves (an independent implementation):
 //
 //   node tests/interop/verify.mjs VK_FILE PROOF_FILE INPUTS_FILE [--expect accept|reject]

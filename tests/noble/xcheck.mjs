@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Cross-check of cuzk against @noble/curves (BLS12-381), an independent implementation.
 //
 //   node tests/noble/xcheck.mjs PATH_TO_xcheck_dump [SEED] [N]

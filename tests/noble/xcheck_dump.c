@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * xcheck_dump SEED N: prints, one JSON object per line, values computed by cuzk for
  * tests/noble/xcheck.mjs to compare with @noble/curves (an independent implementation).

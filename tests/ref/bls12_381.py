@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Plain big-integer reference model of BLS12-381, used to make test vectors.
 
 Everything here favours being obviously right over being fast: field elements

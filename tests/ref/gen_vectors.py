@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Write BLS12-381 test vectors from the reference model in bls12_381.py.
 
     python3 tests/ref/gen_vectors.py --seed S --count N [--pairings K] > vectors.txt

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Known answers for tests/test_post_vanilla.c (PoSt challenges, docs/post.md "Challenges"),
 computed with hashlib only, independently of the C code.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Daemon configuration (TOML subset, cuzk.toml keys, command line), the Prometheus registry and the
 # HTTP /metrics + /status server. All four run in well under a second.
 foreach(t test_toml test_config test_prom test_http_status)

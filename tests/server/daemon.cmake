@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # cuzk-daemon end to end (test_daemon.py): a real daemon process, Python grpcio and @grpc/grpc-js
 # clients over a unix socket and TCP, the 2 KiB TEST parameters of the params_2kib fixture.
 # Without CUZK_TEST_PROOFS (the sanitizer and clang CI builds) the concurrent proofs are left out

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The daemon from a second, independent gRPC stack: @grpc/grpc-js with the .proto loaded at run
 // time by @grpc/proto-loader. For each address (unix:///path and host:port): GetStatus lists the
 // fifteen parameter sets (PoRep, WindowPoSt, WinningPoSt), GetMetrics has the reference's

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # gRPC transport and proto tests (src/server/rpc.cmake): the C transport in process, and the
 # wire check with Python's grpcio (Debian python3-grpcio, python3-grpc-tools, python3-protobuf)
 # against a small C server.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The C side of tests/server/test_proto_wire.py: serves cuzk.v1.ProvingEngine on the addresses
  * given as arguments with answers derived from what protobuf-c decoded, so that the Python

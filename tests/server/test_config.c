@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* The daemon configuration (src/server/config.h): the built-in configuration gives the documented
  * defaults, a file sets every key, wrong types and ranges fail with a message naming the key and
  * line, unknown and reference-only keys become warnings, and the command line overrides. */
@@ -6,6 +7,7 @@
 
 #include "check.h"
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -429,6 +431,50 @@ static void test_example(const char *path) {
   CHECK(keys == 25);
 }
 
+/* Every integer key at its bounds: min and max are accepted and stored, min - 1 and max + 1 are
+ * refused with the range in the message (an off-by-one in a range check, or a key's minimum
+ * lowered, shows here). Durations take integers as milliseconds. */
+static void test_bounds(void) {
+  static const struct {
+    const char *table, *key;
+    long long min, max;
+    size_t off;
+    bool wide; /* uint64_t field, else unsigned */
+  } k[] = {
+      {"scheduler", "max_batch_size", 1, 64, offsetof(cuzk_daemon_config, max_batch_size), false},
+      {"scheduler", "max_batch_wait_ms", 0, 3600000,
+       offsetof(cuzk_daemon_config, max_batch_wait_ms), true},
+      {"synthesis", "threads", 0, 1024, offsetof(cuzk_daemon_config, threads), false},
+      {"pipeline", "synthesis_workers", 0, 1024, offsetof(cuzk_daemon_config, synthesis_workers),
+       false},
+      {"pipeline", "prove_workers", 1, 64, offsetof(cuzk_daemon_config, prove_workers), false},
+      {"pipeline", "queue_depth", 1, 1024, offsetof(cuzk_daemon_config, queue_depth), false},
+  };
+  for (size_t i = 0; i < sizeof k / sizeof *k; i++) {
+    long long tries[4] = {k[i].min, k[i].max, k[i].min - 1, k[i].max + 1};
+    for (int t = 0; t < 4; t++) {
+      char text[128], err[CUZK_CONFIG_ERR_LEN];
+      snprintf(text, sizeof text, "[%s]\n%s = %lld\n", k[i].table, k[i].key, tries[t]);
+      cuzk_daemon_config c;
+      CHECK(cuzk_config_defaults(&c, err));
+      bool ok = cuzk_config_load_string(&c, text, strlen(text), "b.toml", NULL, err);
+      if (t < 2) {
+        const char *f = (const char *)&c + k[i].off;
+        unsigned long long got =
+            k[i].wide ? *(const uint64_t *)(const void *)f : *(const unsigned *)(const void *)f;
+        CHECK_MSG(ok && got == (unsigned long long)tries[t], "%s.%s = %lld: %s (stored %llu)",
+                  k[i].table, k[i].key, tries[t], ok ? "accepted" : err, got);
+      } else {
+        char want[160];
+        snprintf(want, sizeof want, "b.toml: %s.%s: must be between %lld and %lld, got %lld",
+                 k[i].table, k[i].key, k[i].min, k[i].max, tries[t]);
+        CHECK_MSG(!ok && strstr(err, want), "%s.%s = %lld: %s", k[i].table, k[i].key, tries[t],
+                  ok ? "accepted" : err);
+      }
+    }
+  }
+}
+
 int main(int argc, char **argv) {
   /* a short working directory, so that relative unix socket paths fit in 107 bytes wherever the
    * build directory is */
@@ -437,6 +483,7 @@ int main(int argc, char **argv) {
   test_defaults();
   test_full_file();
   test_errors();
+  test_bounds();
   test_warnings();
   test_reference_example();
   test_parsers();

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """cuzk-daemon end to end, as a real process with real clients (Debian's python3-grpcio on the
 stubs generated from proto/cuzk/v1/proving.proto at test time; @grpc/grpc-js in daemon_js.mjs).
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* The HTTP status server (src/server/http_status.h) against a real TCP client: GET /metrics and
  * /status (status line, content type, body), HEAD, 404, 405, a failing callback (500), port 0,
  * address errors, a port already in use, and a clean stop. */

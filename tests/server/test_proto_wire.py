@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Wire compatibility of proto/cuzk/v1/proving.proto and the C gRPC transport.
 
 1. Compiles the .proto with grpc_tools.protoc (Python stubs, into --out) and checks the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * gRPC transport tests (src/server/grpc_transport.h), an in-process server and client over a unix
  * socket and over TCP 127.0.0.1:0: a full SubmitProofRequest -> AwaitProofResponse round trip

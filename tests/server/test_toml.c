@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* The TOML subset reader (src/server/toml.h): exact values and positions from a document that
  * uses every supported feature, and the exact message (line:column, key, reason) for each kind
  * of malformed or unsupported input. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // snarkjs (an independent implementation of the iden3 formats and of R1CS checking) reads the
 // .r1cs and .wtns files cuzk writes: the counts must match, the honest witness must satisfy
 // every constraint and the altered one must not.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Writes a circuit (a SHA-256 block whose 254-bit digest is public, plus a Poseidon arity-2 hash
  * of it; the prover's input constraints appended) as an iden3 .r1cs, its witness as .wtns, and a
  * witness with one aux value changed; prints the counts for check.mjs, which has snarkjs check

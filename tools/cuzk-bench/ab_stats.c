@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* The statistics of cuzk-bench synth-ab (see ab_stats.h). */
 #include "ab_stats.h"
 

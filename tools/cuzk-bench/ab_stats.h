@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* cuzk-bench synth-ab: the statistics of an interleaved A/B run (medians, B/A ratio, the spread of
  * the per-pair ratios and the verdict), separate so that tests/test_ab_stats.c can check them. */
 #ifndef CUZK_TOOLS_BENCH_AB_STATS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Helpers shared by the cuzk-bench subcommands. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "cli.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* cuzk-bench: shared helpers of the subcommands (argument parsing, files, hex). */
 #ifndef CUZK_TOOLS_BENCH_CLI_H
 #define CUZK_TOOLS_BENCH_CLI_H

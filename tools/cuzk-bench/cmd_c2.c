@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * cuzk-bench setup / prove / verify: offline PoRep C2 with parameter files named as Filecoin
  * names them (v28-stacked-proof-of-replication-...-<sha256(identifier)>.params/.vk/.meta).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * cuzk-bench single / batch / status / preload / evict / metrics: the daemon's client commands,
  * with the reference cuzk-bench's flags and output (spec cuzk-interface.md §3.1, §3.2). single  -t

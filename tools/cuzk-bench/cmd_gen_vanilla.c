@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* cuzk-bench gen-vanilla porep: seal a test-size sector in memory and write its C1 output (the
  * PoSt kinds, winning-post and window-post, are cmd_post.c's). */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* cuzk-bench parent-cache: write the SDR parent cache file of a sector size / registered proof. */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * cuzk-bench's PoSt commands (WinningPoSt, WindowPoSt; docs/post.md "cuzk-bench"):
  *   gen-vanilla winning-post|window-post ...   test sectors' vanilla proofs as a request file

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* cuzk-bench shape: the size of one partition circuit of a proof kind (PoRep, WinningPoSt,
  * WindowPoSt), no data needed (SHAPE mode). */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * cuzk-bench synth-ab: A/B of a synthesis change. Runs `synth-only` for side A and side B
  * interleaved (A B A B ..., N pairs), each sample in a fresh child process of this executable so

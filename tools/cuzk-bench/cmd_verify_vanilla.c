@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* cuzk-bench verify-vanilla: native verification of every vanilla proof of a C1 file (one PoSt
  * sector's proof, --kind/--vanilla, is cmd_post.c's). */
 #include <stdio.h>

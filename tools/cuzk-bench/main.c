@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * cuzk-bench: the developer's command line for cuzk.
  *   cuzk-bench gen-vanilla porep ...   seal a test-size sector in memory, write its C1 output

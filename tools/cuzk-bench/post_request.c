@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* cuzk-bench: PoSt request files (post_request.h): a strict proto3-JSON reader over yajl_tree,
  * the writer, and the checks cuzk makes before proving. */
 #include "post_request.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * cuzk-bench: PoSt request files. A request is Curio's cuzk.v1 SubmitProofRequest for a PoSt
  * proof, written in proto3's JSON mapping with the proto field names, so that Python's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * cuzk-daemon: the proving service. Reads the configuration (built-in defaults, -c FILE,
  * -l/--listen, --log-level), starts the engine, serves cuzk.v1.ProvingEngine over gRPC on every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The AllocatedBit and Boolean gadget bodies (porep-circuit.md §2.1-2.2), inline: boolean.c
  * exports them, and the per-bit loops of the UInt32 gadgets (uint32.c) use them directly, so a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* AllocatedBit and Boolean (bellpepper-core boolean.rs; porep-circuit.md §2.1-2.2): the exported
  * entry points over the inline bodies in bool_ops.h, and the Boolean LC helpers. */
 #include "r1cs/gadgets/bool_ops.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* The small storage-proofs-core gadgets (gadgets/constraint.rs, insertion.rs `pick`;
  * porep-circuit.md §2.10): equality, addition, conditional pick. */
 #include "cuzk/gadgets.h"

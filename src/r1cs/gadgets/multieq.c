@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* MultiEq (bellperson multieq.rs; porep-circuit.md §2.4): packs several n-bit equalities
  * lhs = rhs into one constraint (Σ 2^shift lhs ; ONE ; Σ 2^shift rhs) while they fit in the
  * field's 254-bit capacity. Callers scale their LCs by 2^cuzk_multieq_shift themselves (from the

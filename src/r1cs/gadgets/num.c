@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* AllocatedNum (bellpepper-core num.rs; porep-circuit.md §2.7): alloc, inputize, to_bits_le,
  * mul, square. Values are computed only when the constraint system keeps them. */
 #include "cuzk/gadgets.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Merkle inclusion, storage-proofs-core PoRCircuit (gadgets/por.rs; porep-circuit.md §3) with
  * the leaf and the root as existing variables. Per level, leaf level first (base levels, then

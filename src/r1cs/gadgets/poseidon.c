@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Poseidon as neptune's legacy circuit (`circuit.rs` poseidon_hash), the gadget Filecoin's
  * trusted setups were made with (poseidon.md §6, porep-circuit.md §2.11). It runs the static

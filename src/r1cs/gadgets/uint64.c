@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* UInt64 (storage-proofs-core gadgets/uint64.rs; porep-circuit.md §2.9): 64 Booleans, least
  * significant first. */
 #include "cuzk/gadgets.h"

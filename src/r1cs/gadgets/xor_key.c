@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* storage-proofs-core xor.rs: a bit string xor-ed with a repeating 256-bit key, one Boolean xor
  * per input bit (input bit first, i.e. on the A side). Not used by PoRep. */
 #include "cuzk/gadgets.h"
