@@ -29,13 +29,13 @@ typedef struct {
   atomic_int failed;
 } ntt_pass_ctx;
 
-/* Column factors colf[0 .. P->C) of a scaling for the tile (g, c0) (engine.c). The factor of the
+/* Column factors colf[0 .. P->C) of a scaling for the tile (g, c0) (pass_factors.c). The factor of the
  * entry in row r, column c is rows[r]·colf[c] (rows = NULL: the CONST kind, colf alone). */
 void ntt_scale_cols(cuzk_fr *colf, const ntt_pass_ctx *P, const ntt_scale *sc, const cuzk_fr *cstep,
                     size_t g, size_t c0);
 const cuzk_fr *ntt_scale_rows_of(const ntt_scale *sc, const cuzk_fr *rows);
 
-/* Bases of the derived levels for the tile's columns (engine.c):
+/* Bases of the derived levels for the tile's columns (pass_factors.c):
  * wb[(s - lo)·C + c] = ω_{2^(s+1)}^(±(c0 + c)) for every derived level s of the pass. */
 void ntt_tile_bases(cuzk_fr *wb, const ntt_pass_ctx *P, size_t c0);
 
