@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
-/* Tests' helper: a 2 KiB sector sealed in memory, its C1 output as JSON, and the engine request
- * that proves it (miner 1000). Header-only: each test includes it once. */
+/* Tests' helpers for the engine: a 2 KiB sector sealed in memory, its C1 output as JSON, the
+ * engine request that proves it (miner 1000), and running a request to its end. Header-only:
+ * each test includes it once. */
 #ifndef CUZK_TESTS_SEALED_C1_H
 #define CUZK_TESTS_SEALED_C1_H
 
@@ -62,6 +63,28 @@ static inline cuzk_job_request porep_req(const sector *s, const char *rid, uint6
   r.miner_id = 1000;
   r.sector_number = sector_num;
   return r;
+}
+
+/* Submits r and waits for its result (the job id checked). */
+static inline cuzk_job_result run(cuzk_engine *e, const cuzk_job_request *r) {
+  char id[CUZK_JOB_ID_LEN], msg[256];
+  cuzk_job_result res;
+  memset(&res, 0, sizeof res);
+  if (cuzk_engine_submit(e, r, id, NULL, msg, sizeof msg) != CUZK_ENGINE_OK) {
+    CHECK_MSG(0, "submit: %s", msg);
+    return res;
+  }
+  CHECK(cuzk_engine_await(e, id, 0, &res) == CUZK_ENGINE_OK);
+  CHECK(!strcmp(res.job_id, id));
+  return res;
+}
+
+/* r ends FAILED, its error containing needle, with no proof. */
+static inline void expect_failed(cuzk_engine *e, const cuzk_job_request *r, const char *needle) {
+  cuzk_job_result res = run(e, r);
+  CHECK_MSG(res.status == CUZK_JOB_FAILED && strstr(res.error, needle) && !res.proof_len,
+            "status %d error '%s', expected FAILED '%s'", res.status, res.error, needle);
+  cuzk_job_result_clear(&res);
 }
 
 static inline void free_sector(sector *s) {

@@ -90,26 +90,6 @@ static cuzk_engine *start(const char *dir, bool generate) {
   return start_warm(dir, generate, CUZK_ENGINE_WARM_AUTO);
 }
 
-static cuzk_job_result run(cuzk_engine *e, const cuzk_job_request *r) {
-  char id[CUZK_JOB_ID_LEN], msg[256];
-  cuzk_job_result res;
-  memset(&res, 0, sizeof res);
-  if (cuzk_engine_submit(e, r, id, NULL, msg, sizeof msg) != CUZK_ENGINE_OK) {
-    CHECK_MSG(0, "submit: %s", msg);
-    return res;
-  }
-  CHECK(cuzk_engine_await(e, id, 0, &res) == CUZK_ENGINE_OK);
-  CHECK(!strcmp(res.job_id, id));
-  return res;
-}
-
-static void expect_failed(cuzk_engine *e, const cuzk_job_request *r, const char *needle) {
-  cuzk_job_result res = run(e, r);
-  CHECK_MSG(res.status == CUZK_JOB_FAILED && strstr(res.error, needle) && !res.proof_len,
-            "status %d error '%s', expected FAILED '%s'", res.status, res.error, needle);
-  cuzk_job_result_clear(&res);
-}
-
 static void test_bad_requests(cuzk_engine *e, const sector *s) {
   cuzk_job_request r = porep_req(s, "bad", 1);
   r.kind = CUZK_KIND_SNAP_DEALS_UPDATE;

@@ -77,25 +77,6 @@ static void req_free(post_req *q) {
     free(q->owned[i]);
 }
 
-static cuzk_job_result run(cuzk_engine *e, const cuzk_job_request *r) {
-  char id[CUZK_JOB_ID_LEN], msg[256];
-  cuzk_job_result res;
-  memset(&res, 0, sizeof res);
-  if (cuzk_engine_submit(e, r, id, NULL, msg, sizeof msg) != CUZK_ENGINE_OK) {
-    CHECK_MSG(0, "submit: %s", msg);
-    return res;
-  }
-  CHECK(cuzk_engine_await(e, id, 0, &res) == CUZK_ENGINE_OK);
-  return res;
-}
-
-static void expect_failed(cuzk_engine *e, const cuzk_job_request *r, const char *needle) {
-  cuzk_job_result res = run(e, r);
-  CHECK_MSG(res.status == CUZK_JOB_FAILED && strstr(res.error, needle) && !res.proof_len,
-            "status %d error '%s', expected FAILED '%s'", res.status, res.error, needle);
-  cuzk_job_result_clear(&res);
-}
-
 /* Everything here fails in prepare: no parameters are loaded, nothing is proven. */
 static void test_bad_requests(cuzk_engine *e) {
   unsigned one[1] = {0}, two[2] = {0, 1}, swapped[2] = {1, 0};

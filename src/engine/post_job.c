@@ -74,11 +74,6 @@ static bool check_fields(const eng_job *j, cuzk_post_type type, const cuzk_post_
     snprintf(msg, len, "randomness: %zu bytes, expected 32", j->randomness_len);
     return false;
   }
-  if (type == CUZK_POST_WINNING && j->partition_index) {
-    snprintf(msg, len, "partition_index: %u, but WinningPoSt has one partition (0)",
-             j->partition_index);
-    return false;
-  }
   if (j->n_inputs != j->n_list_inputs) {
     snprintf(msg, len,
              "vanilla_proof: set, but a PoSt job takes one bincode sector proof per "

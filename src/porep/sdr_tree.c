@@ -146,3 +146,46 @@ void cuzk_sdr_comm_r(cuzk_fr *comm_r, const cuzk_fr *comm_c, const cuzk_fr *comm
   if (cuzk_poseidon_params_get(&p2, 2) != CUZK_HASH_OK) return;
   cuzk_poseidon_hash_many(comm_r, p2, &p2->merkle_tag, in, 1);
 }
+
+/* Level lvl of base tree b in the layout above (each base tree's levels, leaves first). */
+static const cuzk_fr *tree_level(const cuzk_sdr_tree *t, unsigned b, unsigned lvl) {
+  uint64_t per = t->leaves / t->base_trees, off = 0;
+  for (unsigned i = 0; i < lvl; i++, per /= 8)
+    off += per;
+  return t->nodes + b * t->per_tree + off;
+}
+
+unsigned cuzk_sdr_tree_levels(const cuzk_sdr_tree *t) {
+  return t->base_levels + (t->sub_arity ? 1 : 0) + (t->top_arity ? 1 : 0);
+}
+
+void cuzk_sdr_tree_open(const cuzk_sdr_tree *t, uint64_t x, cuzk_fr *leaf,
+                        cuzk_sdr_tree_level *levels) {
+  uint64_t per = t->leaves / t->base_trees, li = x % per;
+  unsigned b = (unsigned)(x / per), L = t->base_levels;
+  *leaf = tree_level(t, b, 0)[li];
+  for (unsigned lvl = 0; lvl < L; lvl++, li /= 8) {
+    cuzk_sdr_tree_level *lv = &levels[lvl];
+    lv->arity = 8;
+    lv->pos = (unsigned)(li % 8);
+    memcpy(lv->row, tree_level(t, b, lvl) + (li - lv->pos), 8 * sizeof *lv->row);
+  }
+  if (!t->sub_arity) return;
+  /* the sub level hashes base roots (one group of sub_arity per sub root), the top sub roots */
+  unsigned group = t->top_arity ? b / t->sub_arity : 0;
+  cuzk_sdr_tree_level *sub = &levels[L];
+  sub->arity = t->sub_arity;
+  sub->pos = b % t->sub_arity;
+  for (unsigned q = 0; q < t->sub_arity; q++)
+    sub->row[q] = tree_level(t, group * t->sub_arity + q, L)[0];
+  if (!t->top_arity) return;
+  cuzk_sdr_tree_level *top = &levels[L + 1];
+  top->arity = t->top_arity;
+  top->pos = group;
+  memcpy(top->row, t->sub_roots, t->top_arity * sizeof *top->row);
+}
+
+void cuzk_sdr_tree_siblings(uint8_t (*out)[32], const cuzk_sdr_tree_level *lv) {
+  for (unsigned q = 0, m = 0; q < lv->arity; q++)
+    if (q != lv->pos) cuzk_fr_to_bytes(out[m++], &lv->row[q]);
+}

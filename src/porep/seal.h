@@ -62,6 +62,23 @@ bool cuzk_sdr_tree_build(cuzk_sdr_tree *t, const cuzk_fr *leaves, uint64_t n, un
                          unsigned sub_arity, unsigned top_arity, cuzk_pool *pool);
 void cuzk_sdr_tree_free(cuzk_sdr_tree *t);
 
+/* Opening leaf x (a Merkle inclusion proof), level by level from the leaves: the base tree's
+ * levels, then the sub level (over base roots), then the top level (over sub roots). At each
+ * level the running node sits at `pos` among the `arity` values of its group, `row` (row[pos] is
+ * the node itself); the path element's siblings are the others in ascending position. Shared by
+ * the C1 proofs (vanilla.c) and PoSt's vanilla proofs (src/post/replica.c). */
+#define CUZK_SDR_TREE_MAX_LEVELS 12
+typedef struct {
+  unsigned arity, pos;
+  cuzk_fr row[8];
+} cuzk_sdr_tree_level;
+/* levels gets cuzk_sdr_tree_levels(t) entries; *leaf the leaf's value. */
+unsigned cuzk_sdr_tree_levels(const cuzk_sdr_tree *t);
+void cuzk_sdr_tree_open(const cuzk_sdr_tree *t, uint64_t x, cuzk_fr *leaf,
+                        cuzk_sdr_tree_level *levels);
+/* The arity - 1 siblings of one opened level into out, as 32-byte LE encodings. */
+void cuzk_sdr_tree_siblings(uint8_t (*out)[32], const cuzk_sdr_tree_level *lv);
+
 /* The column hashes of tree_c: out[v] = Poseidon_L(label_1[v], ..., label_L[v]) (arity L = 2
  * or 11). false if a label is not canonical or L has no parameters. */
 bool cuzk_sdr_column_hashes(cuzk_fr *out, const uint8_t *labels, unsigned layers, uint64_t n,

@@ -87,37 +87,19 @@ fail:
 
 /* ---- proofs ------------------------------------------------------------------------------- */
 
-static const cuzk_fr *tree_level(const cuzk_sdr_tree *t, unsigned b, unsigned lvl) {
-  uint64_t per = t->leaves / t->base_trees, off = 0;
-  for (unsigned i = 0; i < lvl; i++, per /= 8)
-    off += per;
-  return t->nodes + b * t->per_tree + off;
-}
-
 /* A Poseidon tree proof of leaf x into the shaped mp (kind and counts already set). */
 static void poseidon_proof(cuzk_c1_merkle_proof *mp, const cuzk_sdr_tree *t, uint64_t x) {
-  uint64_t per = t->leaves / t->base_trees, li = x % per;
-  unsigned b = (unsigned)(x / per);
-  cuzk_fr_to_bytes(mp->leaf, &tree_level(t, b, 0)[li]);
+  cuzk_sdr_tree_level lv[CUZK_SDR_TREE_MAX_LEVELS];
+  cuzk_fr leaf;
+  cuzk_sdr_tree_open(t, x, &leaf, lv);
+  cuzk_fr_to_bytes(mp->leaf, &leaf);
   cuzk_fr_to_bytes(mp->root, &t->root);
-  for (unsigned lvl = 0; lvl < t->base_levels; lvl++, li /= 8) {
-    const cuzk_fr *row = tree_level(t, b, lvl);
-    cuzk_c1_path_elem *pe = &mp->base.v[lvl];
-    unsigned pos = (unsigned)(li % 8), m = 0;
-    for (unsigned q = 0; q < 8; q++)
-      if (q != pos) cuzk_fr_to_bytes(pe->hashes.v[m++], &row[li - pos + q]);
-    pe->index = pos;
+  unsigned L = t->base_levels;
+  for (unsigned l = 0; l < cuzk_sdr_tree_levels(t); l++) {
+    cuzk_c1_path_elem *pe = l < L ? &mp->base.v[l] : l == L ? &mp->sub.v[0] : &mp->top.v[0];
+    cuzk_sdr_tree_siblings(pe->hashes.v, &lv[l]);
+    pe->index = lv[l].pos;
   }
-  if (!t->sub_arity) return;
-  unsigned group = t->top_arity ? b / 8 : 0, pos = t->top_arity ? b % 8 : b, m = 0;
-  for (unsigned q = 0; q < t->sub_arity; q++)
-    if (q != pos)
-      cuzk_fr_to_bytes(mp->sub.v[0].hashes.v[m++],
-                       &tree_level(t, group * t->sub_arity + q, t->base_levels)[0]);
-  mp->sub.v[0].index = pos;
-  if (!t->top_arity) return;
-  cuzk_fr_to_bytes(mp->top.v[0].hashes.v[0], &t->sub_roots[1 - group]);
-  mp->top.v[0].index = group;
 }
 
 static void column_proof(cuzk_c1_column_proof *cp, const cuzk_sealed_sector *s, uint64_t node) {

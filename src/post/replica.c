@@ -116,41 +116,16 @@ uint64_t cuzk_post_replica_sector_id(const cuzk_post_replica *r) { return r ? r-
 
 /* ---- opening a leaf (docs/post.md "Vanilla proof bytes": levels leaf first) ---------------- */
 
-/* Level lvl of base tree b in cuzk_sdr_tree's layout (each base tree's levels, leaves first). */
-static const cuzk_fr *tree_level(const cuzk_sdr_tree *t, unsigned b, unsigned lvl) {
-  uint64_t per = t->leaves / t->base_trees, off = 0;
-  for (unsigned i = 0; i < lvl; i++, per /= 8)
-    off += per;
-  return t->nodes + b * t->per_tree + off;
-}
-
-/* Siblings of position pos among row[0..arity) into hashes, ascending. */
-static void siblings(uint8_t (*hashes)[32], const cuzk_fr *row, unsigned arity, unsigned pos) {
-  for (unsigned q = 0, m = 0; q < arity; q++)
-    if (q != pos) cuzk_fr_to_bytes(hashes[m++], &row[q]);
-}
-
 static void open_sealed(cuzk_post_merkle_proof *mp, const cuzk_sdr_tree *t, uint64_t x) {
-  uint64_t per = t->leaves / t->base_trees, li = x % per;
-  unsigned b = (unsigned)(x / per), L = t->base_levels;
-  cuzk_fr_to_bytes(mp->leaf, &tree_level(t, b, 0)[li]);
+  cuzk_sdr_tree_level lv[CUZK_SDR_TREE_MAX_LEVELS];
+  cuzk_fr leaf;
+  cuzk_sdr_tree_open(t, x, &leaf, lv);
+  cuzk_fr_to_bytes(mp->leaf, &leaf);
   cuzk_fr_to_bytes(mp->root, &t->root);
-  for (unsigned lvl = 0; lvl < L; lvl++, li /= 8) {
-    unsigned pos = (unsigned)(li % 8);
-    siblings(mp->hashes[lvl], tree_level(t, b, lvl) + (li - pos), 8, pos);
-    mp->index[lvl] = (uint8_t)pos;
+  for (unsigned l = 0; l < cuzk_sdr_tree_levels(t); l++) {
+    cuzk_sdr_tree_siblings(mp->hashes[l], &lv[l]);
+    mp->index[l] = (uint8_t)lv[l].pos;
   }
-  if (!t->sub_arity) return;
-  /* the sub level hashes base roots (one group of sub_arity per sub root), the top sub roots */
-  unsigned group = t->top_arity ? b / t->sub_arity : 0, pos = b % t->sub_arity;
-  cuzk_fr row[CUZK_POST_MAX_SIBLINGS + 1];
-  for (unsigned q = 0; q < t->sub_arity; q++)
-    row[q] = tree_level(t, group * t->sub_arity + q, L)[0];
-  siblings(mp->hashes[L], row, t->sub_arity, pos);
-  mp->index[L] = (uint8_t)pos;
-  if (!t->top_arity) return;
-  siblings(mp->hashes[L + 1], t->sub_roots, t->top_arity, group);
-  mp->index[L + 1] = (uint8_t)group;
 }
 
 static void open_synthetic(cuzk_post_merkle_proof *mp, const cuzk_post_replica *r,

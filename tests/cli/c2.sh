@@ -15,13 +15,7 @@ NODE=${3:-}
 MJS=${4:-}
 D=$(mktemp -d /tmp/cuzk-c2-XXXXXX)
 trap 'rm -rf "$D"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-rejects() { # rejects WHAT NEEDLE CMD...: CMD fails and says NEEDLE
-  what=$1 needle=$2
-  shift 2
-  if "$@" >"$D/out" 2>&1; then fail "$what: accepted"; fi
-  grep -q "$needle" "$D/out" || { cat "$D/out" >&2; fail "$what: no '$needle' in the message"; }
-}
+. "$(dirname "$0")/lib.sh"
 edit() { # edit IN OUT PYTHON-STATEMENT-ON-d
   python3 -c "import json, sys; d = json.load(open(sys.argv[1])); $3; json.dump(d, open(sys.argv[2], 'w'))" "$1" "$2"
 }

@@ -17,13 +17,7 @@ MJS=${4:-}
 S=$(cd "$(dirname "$0")/../.." && pwd)
 D=$(mktemp -d /tmp/cuzk-post-XXXXXX)
 trap 'rm -rf "$D"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-rejects() { # rejects WHAT NEEDLE CMD...: CMD fails and says NEEDLE
-  what=$1 needle=$2
-  shift 2
-  if "$@" >"$D/out" 2>&1; then fail "$what: accepted"; fi
-  grep -q -- "$needle" "$D/out" || { cat "$D/out" >&2; fail "$what: no '$needle' in the message"; }
-}
+. "$(dirname "$0")/lib.sh"
 refused() { # refused WHAT NEEDLE REQUEST: prove exits 1 naming it and writes nothing
   rm -f "$D/x.bin"
   rc=0

@@ -14,7 +14,7 @@ MODE=${2:-time}
 D=$(mktemp -d /tmp/cuzk-synth-ab-test-XXXXXX)
 trap 'rm -rf "$D"' EXIT
 export TMPDIR="$D" # where synth-ab makes its directory of child outputs
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib.sh"
 if [ "$MODE" = callgrind ] && ! command -v valgrind >/dev/null 2>&1; then
   echo "valgrind is not installed (Debian package 'valgrind'): skipped"
   exit 77

@@ -7,7 +7,7 @@ set -eu
 B=$1
 D=$(mktemp -d /tmp/cuzk-cli-XXXXXX)
 trap 'rm -rf "$D"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib.sh"
 
 "$B" gen-vanilla porep --sector-size 2KiB --data random:7 -o "$D/c1.json" >/dev/null
 "$B" verify-vanilla --c1 "$D/c1.json" | grep -q "valid (1 partitions, 2 challenge proofs)" ||

@@ -297,9 +297,6 @@ bool post_request_check(cuzk_post_request *rq, const post_request_file *f, char 
                 (unsigned long long)p->sector->bytes);
   if (f->randomness_len != 32)
     return fail(msg, msg_len, "randomness: %zu bytes, expected 32", f->randomness_len);
-  if (p->type == CUZK_POST_WINNING && f->partition_index != 0)
-    return fail(msg, msg_len, "partition_index: %u, but WinningPoSt has one partition (0)",
-                f->partition_index);
   return cuzk_post_request_init(rq, p, f->randomness, f->partition_index,
                                 (const uint8_t *const *)f->vanilla, f->vanilla_len, f->n_vanilla,
                                 msg, msg_len) == CUZK_POST_OK;

@@ -56,8 +56,8 @@ bool post_request_write(const char *path, const post_request_file *f);
 
 /*
  * What cuzk checks before proving: registered_proof a PoSt proof of proof_kind's type whose
- * sector size is sector_size, randomness 32 bytes, WinningPoSt partition 0; then
- * cuzk_post_request_init (vanilla proofs parsed strictly and verified natively). rq is owned by
+ * sector size is sector_size, randomness 32 bytes; then cuzk_post_request_init (WinningPoSt
+ * partition 0, vanilla proofs parsed strictly and verified natively). rq is owned by
  * the caller (cuzk_post_request_free) on success.
  */
 bool post_request_check(cuzk_post_request *rq, const post_request_file *f, char *msg,
