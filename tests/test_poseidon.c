@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
- * Poseidon tests against /work/shared/spec/poseidon.md (section numbers below are that file's):
+ * Poseidon tests (docs/poseidon.md; section numbers are those of the specification it cites):
  * - Grain round constants: neptune's reference file values (§3 t=9), the first/last constants of
  *   several widths, and a SHA-256 over all raw constants of every arity (§3);
  * - MDS entries (§4.1), the static form's compressed constants and matrices (§4.3), and SHA-256
