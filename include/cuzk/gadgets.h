@@ -161,8 +161,10 @@ cuzk_r1cs_err cuzk_gadget_insert(cuzk_cs *cs, cuzk_num *out, const cuzk_num *x,
 cuzk_r1cs_err cuzk_gadget_insert_generic(cuzk_cs *cs, cuzk_num *out, const cuzk_num *x,
                                          const cuzk_bool *bits, const cuzk_num *siblings,
                                          unsigned nbits);
-/* select: *out = from[Σ bits[i] 2^i] over 2^nbits elements, halving from the most significant
- * bit with 2^nbits - 1 picks. */
+/* select: *out = from[Σ bits[i] 2^i] over 2^nbits elements (1 <= nbits <= CUZK_SELECT_MAX_LOG,
+ * else EINVAL), halving from the most significant bit with 2^nbits - 1 picks. SnapDeals selects
+ * among 128 apex leaves. */
+#define CUZK_SELECT_MAX_LOG 7
 cuzk_r1cs_err cuzk_gadget_select(cuzk_cs *cs, cuzk_num *out, const cuzk_num *from,
                                  const cuzk_bool *bits, unsigned nbits);
 /* xor.rs: out[i] = in[i] XOR key[i % 256]; out may alias in. */
@@ -173,6 +175,10 @@ void cuzk_gadget_xor_key(cuzk_cs *cs, cuzk_bool *out, const cuzk_bool key[256], 
 /* Poseidon(tag, in[0..arity)) with the MerkleTree tag of p's arity; 3a + 4t(R_F - 1) + 4 R_P + 1
  * aux and constraints. */
 cuzk_num cuzk_gadget_poseidon(cuzk_cs *cs, const cuzk_poseidon_params *p, const cuzk_num *in);
+/* The same with another constant domain tag (SnapDeals' 2^40): the tag only changes the constant
+ * that round 0 folds, so the shape and the count are those of the MerkleTree hash. */
+cuzk_num cuzk_gadget_poseidon_tagged(cuzk_cs *cs, const cuzk_poseidon_params *p, const cuzk_fr *tag,
+                                     const cuzk_num *in);
 
 /* ---- Merkle inclusion (storage-proofs-core por.rs; §3) ----------------------------------- */
 typedef enum { CUZK_POR_POSEIDON = 0, CUZK_POR_SHA256 = 1 } cuzk_por_hash;
@@ -201,6 +207,13 @@ unsigned cuzk_por_levels(const cuzk_por_shape *s);
  * the constraint system keeps no values. EINVAL on a bad shape. */
 cuzk_r1cs_err cuzk_gadget_por(cuzk_cs *cs, const cuzk_por_shape *s, const cuzk_num *leaf,
                               const cuzk_num *root, const cuzk_por_level *path);
+/* por_no_challenge_input: the same hashing with the index bits and the siblings given (allocated
+ * by the caller; bits LE, log2(arity) per level, leaf level first; siblings arity - 1 per level
+ * in order), no public input, then (computed root ; ONE ; root). EINVAL on a bad shape or when
+ * nbits is not the shape's bit count. */
+cuzk_r1cs_err cuzk_gadget_por_bits(cuzk_cs *cs, const cuzk_por_shape *s, const cuzk_num *leaf,
+                                   const cuzk_num *root, const cuzk_bool *bits, unsigned nbits,
+                                   const cuzk_num *siblings);
 
 #ifdef __cplusplus
 }

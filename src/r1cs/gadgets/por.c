@@ -32,28 +32,47 @@ static bool shape_ok(const cuzk_por_shape *s) {
   return s->hash == CUZK_POR_POSEIDON;
 }
 
+/* The Poseidon constants of every level's arity (params indexed by arity), fetched before the
+ * first allocation so that an error leaves the system untouched; the bit count of the path. */
+static cuzk_r1cs_err prepare(const cuzk_por_shape *s, const cuzk_poseidon_params *params[9],
+                             unsigned *nbits) {
+  if (!shape_ok(s) || s->base_levels > MAX_PATH_BITS) return CUZK_R1CS_EINVAL;
+  *nbits = 0;
+  for (unsigned l = 0; l < cuzk_por_levels(s); l++) {
+    unsigned ar = level_arity(s, l);
+    *nbits += log2_arity(ar);
+    if (s->hash == CUZK_POR_POSEIDON && !params[ar] &&
+        cuzk_poseidon_params_get(&params[ar], ar) != CUZK_HASH_OK)
+      return CUZK_R1CS_ENOMEM;
+  }
+  return *nbits > MAX_PATH_BITS ? CUZK_R1CS_EINVAL : CUZK_R1CS_OK;
+}
+
+/* One level: the running node inserted among the siblings at the position the bits spell, then
+ * the level hash. */
+static cuzk_num level_hash(cuzk_cs *cs, const cuzk_por_shape *s,
+                           const cuzk_poseidon_params *const params[9], unsigned ar,
+                           const cuzk_num *cur, const cuzk_bool *bits, const cuzk_num *sib) {
+  cuzk_num in[8];
+  cuzk_gadget_insert(cs, in, cur, bits, sib, ar); /* cannot fail: arity checked */
+  cuzk_cs_push(cs, "computation of commitment hash");
+  cuzk_num out = s->hash == CUZK_POR_POSEIDON ? cuzk_gadget_poseidon(cs, params[ar], in)
+                                              : cuzk_gadget_sha256_leaves(cs, in, ar);
+  cuzk_cs_pop(cs);
+  return out;
+}
+
 cuzk_r1cs_err cuzk_gadget_por(cuzk_cs *cs, const cuzk_por_shape *s, const cuzk_num *leaf,
                               const cuzk_num *root, const cuzk_por_level *path) {
-  if (!s || !leaf || !root || !shape_ok(s)) return CUZK_R1CS_EINVAL;
+  if (!s || !leaf || !root) return CUZK_R1CS_EINVAL;
   const bool hv = cuzk_cs_has_values(cs);
-  if (s->base_levels > MAX_PATH_BITS) return CUZK_R1CS_EINVAL; /* every level has a bit */
-  const unsigned levels = cuzk_por_levels(s);
-  unsigned nbits = 0;
-  for (unsigned l = 0; l < levels; l++) {
-    unsigned ar = level_arity(s, l);
-    nbits += log2_arity(ar);
-    if (hv && (!path || path[l].index >= ar || !path[l].siblings)) return CUZK_R1CS_EINVAL;
-  }
-  if (nbits > MAX_PATH_BITS) return CUZK_R1CS_EINVAL;
-  /* every check before the first allocation: an error leaves the system untouched */
   const cuzk_poseidon_params *params[9] = {0};
-  if (s->hash == CUZK_POR_POSEIDON) {
-    for (unsigned l = 0; l < levels; l++) {
-      unsigned ar = level_arity(s, l);
-      if (!params[ar] && cuzk_poseidon_params_get(&params[ar], ar) != CUZK_HASH_OK)
-        return CUZK_R1CS_ENOMEM;
-    }
-  }
+  unsigned nbits;
+  cuzk_r1cs_err e = prepare(s, params, &nbits);
+  if (e) return e;
+  const unsigned levels = cuzk_por_levels(s);
+  for (unsigned l = 0; hv && l < levels; l++)
+    if (!path || path[l].index >= level_arity(s, l) || !path[l].siblings) return CUZK_R1CS_EINVAL;
 
   cuzk_bool bits[MAX_PATH_BITS];
   cuzk_num cur = *leaf;
@@ -63,17 +82,11 @@ cuzk_r1cs_err cuzk_gadget_por(cuzk_cs *cs, const cuzk_por_shape *s, const cuzk_n
     cuzk_cs_push(cs, "merkle tree hash %u", l);
     for (unsigned i = 0; i < k; i++)
       bits[nbits + i] = cuzk_bit_alloc(cs, hv && ((path[l].index >> i) & 1));
-    cuzk_num sib[7], in[8];
+    cuzk_num sib[7];
     for (unsigned j = 0; j + 1 < ar; j++)
       sib[j] = cuzk_num_alloc(cs, hv ? &path[l].siblings[j] : NULL);
-    cuzk_gadget_insert(cs, in, &cur, &bits[nbits], sib, ar); /* cannot fail: arity checked */
+    cur = level_hash(cs, s, params, ar, &cur, &bits[nbits], sib);
     nbits += k;
-    cuzk_cs_push(cs, "computation of commitment hash");
-    if (s->hash == CUZK_POR_POSEIDON)
-      cur = cuzk_gadget_poseidon(cs, params[ar], in);
-    else
-      cur = cuzk_gadget_sha256_leaves(cs, in, ar);
-    cuzk_cs_pop(cs);
     cuzk_cs_pop(cs);
   }
   cuzk_cs_push(cs, "path");
@@ -81,5 +94,27 @@ cuzk_r1cs_err cuzk_gadget_por(cuzk_cs *cs, const cuzk_por_shape *s, const cuzk_n
   cuzk_cs_pop(cs);
   cuzk_gadget_equal(cs, &cur, root);
   if (s->public_root) cuzk_num_inputize(cs, root);
+  return CUZK_R1CS_OK;
+}
+
+cuzk_r1cs_err cuzk_gadget_por_bits(cuzk_cs *cs, const cuzk_por_shape *s, const cuzk_num *leaf,
+                                   const cuzk_num *root, const cuzk_bool *bits, unsigned nbits,
+                                   const cuzk_num *siblings) {
+  if (!s || !leaf || !root || !bits || !siblings) return CUZK_R1CS_EINVAL;
+  const cuzk_poseidon_params *params[9] = {0};
+  unsigned want;
+  cuzk_r1cs_err e = prepare(s, params, &want);
+  if (e) return e;
+  if (nbits != want) return CUZK_R1CS_EINVAL; /* every bit used, none left over */
+  cuzk_num cur = *leaf;
+  for (unsigned l = 0; l < cuzk_por_levels(s); l++) {
+    const unsigned ar = level_arity(s, l);
+    cuzk_cs_push(cs, "merkle tree hash %u", l);
+    cur = level_hash(cs, s, params, ar, &cur, bits, siblings);
+    bits += log2_arity(ar);
+    siblings += ar - 1;
+    cuzk_cs_pop(cs);
+  }
+  cuzk_gadget_equal(cs, &cur, root);
   return CUZK_R1CS_OK;
 }

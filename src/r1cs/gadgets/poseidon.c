@@ -226,6 +226,11 @@ static void lc_from_table(pstate *s, cuzk_lc *lc, const cuzk_var *basis, const c
 }
 
 cuzk_num cuzk_gadget_poseidon(cuzk_cs *cs, const cuzk_poseidon_params *p, const cuzk_num *in) {
+  return cuzk_gadget_poseidon_tagged(cs, p, &p->merkle_tag, in);
+}
+
+cuzk_num cuzk_gadget_poseidon_tagged(cuzk_cs *cs, const cuzk_poseidon_params *p, const cuzk_fr *tag,
+                                     const cuzk_num *in) {
   pstate s;
   const unsigned t = p->width, a = p->arity, half = p->full_rounds / 2, rp = p->partial_rounds;
   const cuzk_fr *c = p->compressed_constants;
@@ -247,7 +252,7 @@ cuzk_num cuzk_gadget_poseidon(cuzk_cs *cs, const cuzk_poseidon_params *p, const 
   cuzk_fr k0 = cuzk_fr_zero;
   if (s.hv || s.lcs) {
     cuzk_fr x, x2;
-    cuzk_fr_add(&x, &p->merkle_tag, &c[0]);
+    cuzk_fr_add(&x, tag, &c[0]);
     cuzk_fr_sqr(&x2, &x);
     cuzk_fr_sqr(&x2, &x2);
     cuzk_fr_mul(&k0, &x2, &x);

@@ -7,8 +7,8 @@
 /* Halving from the most significant bit: state[j] = pick(bit, state[half + j], state[j]). */
 cuzk_r1cs_err cuzk_gadget_select(cuzk_cs *cs, cuzk_num *out, const cuzk_num *from,
                                  const cuzk_bool *bits, unsigned nbits) {
-  if (nbits == 0 || nbits > CUZK_INSERT_MAX_LOG) return CUZK_R1CS_EINVAL;
-  cuzk_num state[1u << CUZK_INSERT_MAX_LOG];
+  if (nbits == 0 || nbits > CUZK_SELECT_MAX_LOG) return CUZK_R1CS_EINVAL;
+  cuzk_num state[1u << CUZK_SELECT_MAX_LOG];
   unsigned half = 1u << (nbits - 1);
   for (unsigned j = 0; j < 2 * half; j++)
     state[j] = from[j];
