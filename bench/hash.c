@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Hash benchmark: SHA-256 compressions per second on the portable and SHA-NI kernels, SDR label
- * hashes (1248-byte preimages, sdr-vanilla.md §6), and Poseidon hashes per second per arity with
- * the reference permutation (poseidon.md §4.2) as the baseline of the static form (§4.3). Each
- * row is the median of --runs timed batches (the minimum is printed too); the ratio is baseline
- * time over this row's time, measured in the same process. Single thread.
+ * hashes (1248-byte preimages, docs/spec/sdr-vanilla.md §6), and Poseidon hashes per second per
+ * arity with the reference permutation (docs/spec/poseidon.md §4.2) as the baseline of the static
+ * form (docs/spec/poseidon.md §4.3). Each row is the median of --runs timed batches (the minimum is
+ * printed too); the ratio is baseline time over this row's time, measured in the same process.
+ * Single thread.
  *
  *   usage: hash [--runs N] [--filter SUBSTRING] [--kernel adx|portable]
  */

@@ -2,10 +2,10 @@
 /*
  * MSM benchmark: seconds and ns per point of cuzk's Pippenger (G1, G2) and witness-aware MSM,
  * each next to a baseline run in the same process:
- *   plain    vs a bellperson-style bucket method (groth16.md §11.1: unsigned digits, window
- *            ceil(ln n), Jacobian buckets with mixed additions, one task per window) and vs the
- *            blst figures of the issue (reference VM: G1 2^20 6.5 s / 3.26 s on 1 / 2 threads,
- *            G2 2^18 5.2 s / 2.6 s);
+ *   plain    vs a bellperson-style bucket method (docs/spec/groth16.md §11.1: unsigned digits,
+ *            window ceil(ln n), Jacobian buckets with mixed additions, one task per window) and
+ *            vs the blst figures of the issue (reference VM: G1 2^20 6.5 s / 3.26 s on 1 / 2
+ *            threads, G2 2^18 5.2 s / 2.6 s);
  *   witness  (70 % zeros, 25 % ones, 5 % random) vs the plain MSM on the same scalars, and vs
  *            the plain MSM on dense random scalars of the same size.
  * Variants are timed interleaved (A, B, A, B, ...); the median and the minimum are printed.

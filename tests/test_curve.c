@@ -10,7 +10,7 @@
 #include "field/limbs.h"
 #include "rng.h"
 
-/* Cofactors (groth16.md §1.2), little-endian limbs. */
+/* Cofactors (docs/spec/groth16.md §1.2), little-endian limbs. */
 static const uint64_t H1[2] = {0x8c00aaab0000aaabULL, 0x396c8c005555e156ULL};
 
 static void h2_limbs(uint64_t out[10]) {
@@ -113,7 +113,7 @@ static void test_subgroup_checks(void) {
   CHECK(cuzk_g1_from_compressed(&d, c) == CUZK_EC_NOT_IN_SUBGROUP);
 }
 
-/* The published encodings of the standard generators (groth16.md §1.5). */
+/* The published encodings of the standard generators (docs/spec/groth16.md §1.5). */
 static void test_generator_vectors(void) {
   cuzk_g1_affine g;
   cuzk_g2_affine g2;

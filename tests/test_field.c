@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
- * Field-layer tests that the reference vectors do not cover: published constants (groth16.md §1),
- * agreement of the portable and ADX kernels on 10^5 random inputs, codec range checks, batch
- * inversion and the NTT roots of unity.
+ * Field-layer tests that the reference vectors do not cover: published constants
+ * (docs/spec/groth16.md §1), agreement of the portable and ADX kernels on 10^5 random inputs, codec
+ * range checks, batch inversion and the NTT roots of unity.
  */
 #include "check.h"
 #include "cuzk/field.h"
@@ -27,7 +27,8 @@ static void fr_from_hex(cuzk_fr *r, const char *hex) {
 }
 
 static void test_montgomery_constants(void) {
-  /* groth16.md §1.1: Fp's R = 2^384 mod p, Fr's R = 2^256 mod r, and the Montgomery form of 7 */
+  /* docs/spec/groth16.md §1.1: Fp's R = 2^384 mod p, Fr's R = 2^256 mod r, and 7 in Montgomery
+   * form */
   static const uint64_t fp_r[6] = {0x760900000002fffdULL, 0xebf4000bc40c0002ULL,
                                    0x5f48985753c758baULL, 0x77ce585370525745ULL,
                                    0x5c071a97a256ec6dULL, 0x15f65ec3fa80e493ULL};
@@ -53,7 +54,8 @@ static void test_montgomery_constants(void) {
   CHECK(cuzk_fr_eq(&s, &CUZK_FR_GENERATOR));
 }
 
-/* groth16.md §1.4: 2-adicity 32, generator 7 a non-residue, the root of unity and its powers. */
+/* docs/spec/groth16.md §1.4: 2-adicity 32, generator 7 a non-residue, the root of unity and its
+ * powers. */
 static void test_ntt_roots(void) {
   char hex[65];
   CHECK(cuzk_fr_legendre(&CUZK_FR_GENERATOR) == -1);

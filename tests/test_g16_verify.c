@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
- * The Groth16 test-parameter generator and the verifier (groth16.md §5, §6), checked with a
- * reference prover written here from the textbook formulas (§4.4) on top of the public APIs:
- * a PROVE-mode system gives the witness, a/b/c and the densities; cuzk_ntt_h the quotient; the
- * query points are consumed in density order. Circuits: x^3 + c x + 5 = y (y public), a chain of
- * Poseidon hashes with a public leaf and root, and one with an unconstrained aux variable.
+ * The Groth16 test-parameter generator and the verifier (docs/spec/groth16.md §5, §6), checked with
+ * a reference prover written here from the textbook formulas (docs/spec/groth16.md §4.4) on top of
+ * the public APIs: a PROVE-mode system gives the witness, a/b/c and the densities; cuzk_ntt_h the
+ * quotient; the query points are consumed in density order. Circuits: x^3 + c x + 5 = y (y public),
+ * a chain of Poseidon hashes with a public leaf and root, and one with an unconstrained aux
+ * variable.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
-/* The field-element gadgets (porep-circuit.md §2.7-2.10): AllocatedNum (alloc, inputize,
+/* The field-element gadgets (docs/spec/porep-circuit.md §2.7-2.10): AllocatedNum (alloc, inputize,
  * to_bits_le, mul, square), multipack, UInt64, equal/add/pick, insert 2/4/8 at every position
- * with the spec's costs and pick order, and the SHA-256 <-> Fr conversions; each through the
- * mode harness with mutations. */
+ * with the costs and pick order of docs/spec/porep-circuit.md §2.10, and the SHA-256 <-> Fr
+ * conversions; each through the mode harness with mutations. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -351,8 +351,8 @@ static void test_insert(void) {
         CHECK(B.row_ptr[6] - B.row_ptr[5] == 1 && B.cols[B.row_ptr[5]] == vnor &&
               A.cols[A.row_ptr[5]] == 1 + 0 && A.cols[A.row_ptr[5] + 1] == 1 + 1);
       }
-      /* A holds every aux but the outputs (only in C) and, for size 8, nor/and (only in B, the
-       * spec's "reach only B"); B holds the bits and nor/and */
+      /* A holds every aux but the outputs (only in C) and, for size 8, nor/and (only in B: "reach
+       * only B" in docs/spec/porep-circuit.md §6.3); B holds the bits and nor/and */
       unsigned extra = size == 8 ? 2 : 0;
       CHECK_MSG(n.a_aux_density == n.aux - size - extra && n.b_aux_density == k + extra,
                 "insert %u densities %zu %zu", size, n.a_aux_density, n.b_aux_density);

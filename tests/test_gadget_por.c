@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
-/* Merkle inclusion (storage-proofs-core por.rs; porep-circuit.md §3): the private-root costs of
- * §3.4 (SHAPE), the por_circuit.rs counts of §6.1 through the mode harness, real Poseidon trees
- * (arity 8, 8-2, 8-8-2) and a SHA-256 binary tree built natively: satisfied with the true root,
- * unsatisfied with a wrong root or sibling, the packed input equal to the leaf index; shape
- * validation. */
+/* Merkle inclusion (storage-proofs-core por.rs; docs/spec/porep-circuit.md §3): the private-root
+ * costs of docs/spec/porep-circuit.md §3.4 (SHAPE), the por_circuit.rs counts of §6.1 through the
+ * mode harness, real Poseidon trees (arity 8, 8-2, 8-8-2) and a SHA-256 binary tree built natively:
+ * satisfied with the true root, unsatisfied with a wrong root or sibling, the packed input equal to
+ * the leaf index; shape validation. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -134,7 +134,7 @@ static cuzk_por_shape shape(cuzk_por_hash h, unsigned base, unsigned sub, unsign
   return s;
 }
 
-/* ---- §3.4: the gadget alone, private root (SHAPE) ---------------------------------------- */
+/* ---- docs/spec/porep-circuit.md §3.4: the gadget alone, private root (SHAPE) -------------- */
 static void test_costs(void) {
   static const struct {
     const char *what;
@@ -167,8 +167,8 @@ static void test_costs(void) {
   }
 }
 
-/* ---- §6.1: por_circuit.rs counts (leaf and root allocated by the test, 64 leaves per base
- * tree: log_base(64) base levels) -------------------------------------------------------- */
+/* ---- docs/spec/porep-circuit.md §6.1: por_circuit.rs counts (leaf and root allocated by the
+ * test, 64 leaves per base tree: log_base(64) base levels) ------------------------------------ */
 static void test_por_circuit_counts(void) {
   static const struct {
     unsigned base, sub, top;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
-/* The legacy neptune Poseidon circuit (poseidon.md §6, porep-circuit.md §2.11): aux =
- * constraints = 3a + 4t(R_F - 1) + 4 R_P + 1 (311 / 377 / 505 / 598 for arity 2 / 4 / 8 / 11),
- * nnz and densities from the gadget's structure, the output equal to the native hash (and to
+/* The legacy neptune Poseidon circuit (docs/spec/poseidon.md §6, docs/spec/porep-circuit.md §2.11):
+ * aux = constraints = 3a + 4t(R_F - 1) + 4 R_P + 1 (311 / 377 / 505 / 598 for arity 2 / 4 / 8 /
+ * 11), nnz and densities from the gadget's structure, the output equal to the native hash (and to
  * neptune's vector), a repeated input variable, and the mode harness with mutations. */
 #include <stdlib.h>
 #include <string.h>
@@ -97,7 +97,7 @@ static void test_harness(void) {
   }
 }
 
-/* Arity 2 on (0, 1) is neptune's hash_values vector (poseidon.md §7.1); the result row is
+/* Arity 2 on (0, 1) is neptune's hash_values vector (docs/spec/poseidon.md §7.1); the result row is
  * (Σ_i M[i][1] y_i ; ONE ; out) and round 0 starts with (u1 + C[1] ; u1 + C[1] ; l2). */
 static void test_vector_and_rows(void) {
   pos_ctx c;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
-/* The SHA-256 gadget family (porep-circuit.md §2.1-2.6): Boolean folding rules with their costs,
- * exact rows in RECORD mode (booleanity, xor, and forms, ch, maj order, addmany/MultiEq batching),
- * the spec's constraint counts for compressions and sha256, outputs equal to native SHA-256, and
- * the mode harness with mutations. */
+/* The SHA-256 gadget family (docs/spec/porep-circuit.md §2.1-2.6): Boolean folding rules with their
+ * costs, exact rows in RECORD mode (booleanity, xor, and forms, ch, maj order, addmany/MultiEq
+ * batching), the constraint counts of docs/spec/porep-circuit.md §2.5-2.6 for compressions and
+ * sha256, outputs equal to native SHA-256, and the mode harness with mutations. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,7 +37,7 @@ static cuzk_bool make_operand(cuzk_cs *cs, int k, unsigned v) {
 }
 static unsigned kind_value(int k, unsigned v) { return k == K_C0 ? 0 : k == K_C1 ? 1 : v; }
 
-/* ---- the folding rules of §2.2, transcribed as a model: result kind and cost -------------- */
+/* ---- the folding rules of docs/spec/porep-circuit.md §2.2 as a model: result kind and cost */
 typedef struct {
   int kind;      /* CUZK_BOOL_* */
   unsigned cost; /* aux = constraints, except maj's general case (2 and 2) */

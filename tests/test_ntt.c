@@ -315,7 +315,7 @@ static void test_bitreverse(cuzk_pool *pool) {
 }
 
 static void test_roots(void) {
-  /* ω_27 from groth16.md §1.4, big-endian canonical hex */
+  /* ω_27 from docs/spec/groth16.md §1.4, big-endian canonical hex */
   static const char *w27 = "23397a9300f8f98bece8ea224f31d25db94f1101b1d7a628e2d0a7869f0319ed";
   cuzk_fr w, t;
   CHECK(cuzk_ntt_root(&w, 27) == CUZK_NTT_OK);

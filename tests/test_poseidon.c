@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
- * Poseidon tests (docs/poseidon.md; section numbers are those of the specification it cites):
- * - Grain round constants: neptune's reference file values (§3 t=9), the first/last constants of
- *   several widths, and a SHA-256 over all raw constants of every arity (§3);
+ * Poseidon tests (docs/poseidon.md; the values and section numbers are those of
+ * docs/spec/poseidon.md):
+ * - Grain round constants: neptune's reference file values (docs/spec/poseidon.md §3, t=9), the
+ *   first/last constants of several widths, and a SHA-256 over all raw constants of every arity
+ *   (§3);
  * - MDS entries (§4.1), the static form's compressed constants and matrices (§4.3), and SHA-256
  *   of the supraseal constants layout, canonical and Montgomery (§7.6), i.e. byte-equal files;
  * - the arity-2 trace of §4.2; every hash vector of §7.1, §7.2, §7.4, §7.5; the tags of §7.3;
@@ -33,7 +35,8 @@ static const cuzk_poseidon_params *params(unsigned arity) {
   return p;
 }
 
-/* Fr from a big-endian hex integer ("0x" optional), as the spec writes canonical values. */
+/* Fr from a big-endian hex integer ("0x" optional), as docs/spec/poseidon.md writes canonical
+ * values. */
 static cuzk_fr fr_hex(const char *hex) {
   if (hex[0] == '0' && hex[1] == 'x') hex += 2;
   uint8_t be[32], le[32];
@@ -65,11 +68,11 @@ static void check_fr(const cuzk_fr *a, const char *hex, const char *what, int li
   fr_to_hex(got, a);
   CHECK_MSG(cuzk_fr_eq(a, &want), "line %d, %s: got 0x%s want %s", line, what, got, hex);
 }
-#define CHECK_FR(a, hex, ...)                                                                   \
-  do {                                                                                          \
-    char what_[96];                                                                             \
-    snprintf(what_, sizeof what_, __VA_ARGS__);                                                 \
-    check_fr((a), (hex), what_, __LINE__);                                                      \
+#define CHECK_FR(a, hex, ...)                   \
+  do {                                          \
+    char what_[96];                             \
+    snprintf(what_, sizeof what_, __VA_ARGS__); \
+    check_fr((a), (hex), what_, __LINE__);      \
   } while (0)
 
 static cuzk_fr fr_u64(uint64_t v) {
@@ -98,18 +101,19 @@ static void check_sha_hex(const uint8_t d[32], const char *hex, const char *what
   CHECK_MSG(!strcmp(got, hex), "%s arity %u: got %s want %s", what, arity, got, hex);
 }
 
-/* ---- §3 round constants ---------------------------------------------------------------------- */
+/* ---- docs/spec/poseidon.md §3 round constants ------------------------------------------------ */
 static void test_round_constants(void) {
   const cuzk_poseidon_params *p2 = params(2), *p4 = params(4), *p8 = params(8), *p11 = params(11);
   CHECK(p8->width == 9 && p8->full_rounds == 8 && p8->partial_rounds == 57);
-  /* §3: neptune's reference file round_constants-1-1-255-9-8-57-<p>.txt, first three */
+  /* docs/spec/poseidon.md §3: neptune's reference file round_constants-1-1-255-9-8-57-<p>.txt,
+   * first three */
   CHECK_FR(&p8->round_constants[0],
            "0x6ce90d12c4045fe08c3caddb776dd84ac52b4ae7e48cd49443984154f2f4c2f9", "t=9 RC[0]");
   CHECK_FR(&p8->round_constants[1],
            "0x0ccd9b480c84022b25a75b52c8e89d80b4fa6378d32e58f3a175504940bcec39", "t=9 RC[1]");
   CHECK_FR(&p8->round_constants[2],
            "0x513ad11016ab7bb8c7ce9ae51256040e062487edf7168d206ba1b86dfe963629", "t=9 RC[2]");
-  /* §3: arity 2 RC[0..6) and RC[188] */
+  /* docs/spec/poseidon.md §3: arity 2 RC[0..6) and RC[188] */
   static const char *rc2[] = {
       "0x669f064bfa3ae17a23bd51861dbb4a24501eac92a2758b36a7320a009d6ed3d8",
       "0x0a61a8defbacca36e4537ff2c84fa66ceee67c9645ac27346e72ab842b9d3f15",
@@ -122,7 +126,7 @@ static void test_round_constants(void) {
     CHECK_FR(&p2->round_constants[i], rc2[i], "arity 2 RC[%d]", i);
   CHECK_FR(&p2->round_constants[188],
            "0x60dfbfa5d5dd06351a917a05466e5884ed12e38ec24d5bb80be0abe065395e5c", "arity 2 RC[188]");
-  /* §3: arity 4 and 11, RC[0..3) */
+  /* docs/spec/poseidon.md §3: arity 4 and 11, RC[0..3) */
   CHECK_FR(&p4->round_constants[0],
            "0x45c919736a0e5f2ef32c4c7d0a338eb1fed3d9e317b7580921072285c7e215ca", "a4 RC[0]");
   CHECK_FR(&p4->round_constants[1],
@@ -136,7 +140,7 @@ static void test_round_constants(void) {
   CHECK_FR(&p11->round_constants[2],
            "0x590cd6c13291cdfa85d9c68dc29a5aa033c58fd1f901e450cc6c5e5dfb02ac09", "a11 RC[2]");
 
-  /* §3: SHA-256 of all (R_F+R_P)*t raw constants, canonical LE, per arity */
+  /* docs/spec/poseidon.md §3: SHA-256 of all (R_F+R_P)*t raw constants, canonical LE, per arity */
   static const char *sha_rc[] = {
       "cf4dfb7448132022e22b32e3dce6b125cb06329448f9e8d8fe53a71c73cbe6d4",
       "91e463d6553415b3901b9f26b2ad53e6298ac3e5ab0ef260d397bafe8bdde98e",
@@ -161,25 +165,27 @@ static void test_round_constants(void) {
   }
 }
 
-/* ---- §4.1 MDS, §4.3 static constants, §7.6 supraseal layout ------------------------------------ */
+/* ---- docs/spec/poseidon.md §4.1 MDS, §4.3 static constants, §7.6 supraseal layout ------------ */
 static void test_matrices(void) {
   const cuzk_poseidon_params *p = params(2);
   const cuzk_fr *m = p->mds;
-  /* §4.1, t = 3 */
+  /* docs/spec/poseidon.md §4.1, t = 3 */
   CHECK_FR(&m[0], "0x4d491a377113a8daccd13ab0066be558e27e6d5755543d54aaaaaaaa00000001", "1/3");
   CHECK_FR(&m[1], "0x56f23d7e5f361df6266b620607396203fece3b023ffec4ff3fffffff40000001", "1/4");
   CHECK_FR(&m[2], "0x458e97984c2b4b2b51ef819e6c2de803323e959b66656a65cccccccc33333334", "1/5");
   CHECK(cuzk_fr_eq(&m[3], &m[1]) && cuzk_fr_eq(&m[4], &m[2]) && cuzk_fr_eq(&m[6], &m[2]));
   CHECK_FR(&m[5], "0x609b60c54d5893118005895c0806deaf1b1e08ad2aa94ca9d555555480000001", "1/6");
   CHECK_FR(&m[8], "0x211f5460e751918257c7624b7077624aaa362edc49241a48db6db6db24924925", "1/7");
-  /* §4.1: row 0 in Montgomery form as stored by supraseal (big-endian hex of the limbs) */
+  /* docs/spec/poseidon.md §4.1: row 0 in Montgomery form as stored by supraseal (big-endian hex of
+   * the limbs) */
   static const char *mont[] = {
       "2eb0c8399ccb80e7eeecb7fd521f62a8e4161ea9aaab36ab0000000055555555",
       "4000000000000000000000000000000000000000000000000000000000000000",
       "04d4237855c1011651e8dcc995bf433111b424cb999a419a0000000066666666",
   };
   for (int j = 0; j < 3; j++) {
-    /* the spec prints the third value without its leading zero nibble; compare as integers */
+    /* compared as 64-digit strings: the third value starts with a zero digit
+     * (docs/spec/poseidon.md §4.1) */
     char got[65];
     uint8_t be[32];
     for (int i = 0; i < 32; i++)
@@ -188,7 +194,7 @@ static void test_matrices(void) {
     CHECK_MSG(!strcmp(got, mont[j]), "Montgomery M[0][%d]: got %s want %s", j, got, mont[j]);
   }
 
-  /* §4.3, t = 3: compressed constants */
+  /* docs/spec/poseidon.md §4.3, t = 3: compressed constants */
   const cuzk_fr *c = p->compressed_constants;
   for (int i = 0; i < 3; i++)
     CHECK(cuzk_fr_eq(&c[i], &p->round_constants[i]));
@@ -197,13 +203,14 @@ static void test_matrices(void) {
   CHECK_FR(&c[5], "0x4b9addf98d64d0b4c1417481e426d040f1aac43c1fd12d20f83841b245aa3943", "C[5]");
   CHECK_FR(&c[15], "0x15ea0de59c6ae7c8b21fd309ef84aba77c2d8e8139c9c08f5cca2138d161fdfd", "C[15]");
   CHECK_FR(&c[78], "0x1c84e3e9450113a4b5489decd8dcc8b25f057797f37899354931a0eea88d7d5d", "C[78]");
-  /* §4.3: pre-sparse row 0 */
+  /* docs/spec/poseidon.md §4.3: pre-sparse row 0 */
   CHECK(cuzk_fr_eq(&p->pre_sparse[0], &m[0]));
   CHECK_FR(&p->pre_sparse[1], "0x69321c24c1cca37406c6aa610cf3eae4365bec86202785510ef2a763f5e42c3e",
            "P[0][1]");
   CHECK_FR(&p->pre_sparse[2], "0x0d90801cabee4bb8d1fc3ae4f4fefac93b1105ad4e18f2907e485df9b0d18295",
            "P[0][2]");
-  /* §4.3: last sparse matrix S[54]: w_hat = (1/3, 3, -21/10), v_rest = (1/4, 1/5) */
+  /* docs/spec/poseidon.md §4.3: last sparse matrix S[54]: w_hat = (1/3, 3, -21/10),
+   * v_rest = (1/4, 1/5) */
   const cuzk_fr *s54 = &p->sparse[54 * 5];
   cuzk_fr x, ten = fr_u64(10), three = fr_u64(3);
   CHECK(cuzk_fr_eq(&s54[0], &m[0]));
@@ -215,7 +222,8 @@ static void test_matrices(void) {
   CHECK(cuzk_fr_eq(&s54[2], &x));
   CHECK(cuzk_fr_eq(&s54[3], &m[1]) && cuzk_fr_eq(&s54[4], &m[2]));
 
-  /* §7.6: SHA-256 of C || M || P || sparse, canonical LE and as shipped (Montgomery) */
+  /* docs/spec/poseidon.md §7.6: SHA-256 of C || M || P || sparse, canonical LE and as shipped
+   * (Montgomery) */
   static const char *sha_canon[] = {
       "fc71c797c2fd445f511fce65625312bbcfd6cd6efb8e6f81d36be0317ed44727",
       "cfb0245dfc2424697dc1038c47bfe6a9826e8777d380787b011ac38878110667",
@@ -262,7 +270,7 @@ static void test_matrices(void) {
   }
 }
 
-/* ---- §4.2 trace, arity 2, input (0, 1), tag 3 ---------------------------------------------------- */
+/* ---- docs/spec/poseidon.md §4.2 trace, arity 2, input (0, 1), tag 3 -------------------------- */
 static void test_trace(void) {
   const cuzk_poseidon_params *p = params(2);
   /* round 0 by hand from the public constants, then the whole permutation both ways */
@@ -304,7 +312,7 @@ static void test_trace(void) {
   }
 }
 
-/* ---- §7.1 neptune hash_values: MerkleTree tag, inputs 0..a-1 ------------------------------------- */
+/* ---- docs/spec/poseidon.md §7.1 neptune hash_values: MerkleTree tag, inputs 0..a-1 ----------- */
 static void test_merkle_vectors(void) {
   static const char *want[] = {
       "0x396508d75e76a56b739e0fd902efe161a6fba9339d05a69d2e203c369a02e7ff",
@@ -334,15 +342,15 @@ static void test_merkle_vectors(void) {
       cuzk_fr_to_bytes(bytes + 32 * i, &in[i]);
     }
     CHECK(cuzk_poseidon_hash(&h, ar, in) == CUZK_HASH_OK);
-    CHECK_FR(&h, want[a], "§7.1 arity %u", ar);
+    CHECK_FR(&h, want[a], "docs/spec/poseidon.md §7.1 arity %u", ar);
     cuzk_poseidon_hash_tagged_reference(&href, p, &p->merkle_tag, in);
-    CHECK_FR(&href, want[a], "§7.1 arity %u, reference permutation", ar);
+    CHECK_FR(&href, want[a], "docs/spec/poseidon.md §7.1 arity %u, reference permutation", ar);
     CHECK(cuzk_poseidon_hash_bytes(out, ar, bytes) == CUZK_HASH_OK);
-    check_sha_hex(out, want_le[a], "§7.1 LE bytes", ar);
+    check_sha_hex(out, want_le[a], "docs/spec/poseidon.md §7.1 LE bytes", ar);
   }
 }
 
-/* ---- §7.2 constant-length sponge: tag 4*2^64, absorb 0,1,2,3, squeeze one ---------------------- */
+/* ---- docs/spec/poseidon.md §7.2 sponge: tag 4*2^64, absorb 0,1,2,3, squeeze one ------------- */
 static void test_sponge_vectors(void) {
   static const char *want[] = {
       "0x19e8a3fe6c2df9ffc923003920c488d47fb97ce0b8f663221e12d20d3b71ec56",
@@ -357,11 +365,11 @@ static void test_sponge_vectors(void) {
   for (size_t a = 0; a < NARITIES; a++) {
     cuzk_fr h;
     CHECK(cuzk_poseidon_sponge_constant_length(&h, ARITIES[a], in, 4) == CUZK_HASH_OK);
-    CHECK_FR(&h, want[a], "§7.2 arity %u", ARITIES[a]);
+    CHECK_FR(&h, want[a], "docs/spec/poseidon.md §7.2 arity %u", ARITIES[a]);
   }
 }
 
-/* ---- §7.3 domain tags ------------------------------------------------------------------------- */
+/* ---- docs/spec/poseidon.md §7.3 domain tags -------------------------------------------------- */
 static void check_tag(const cuzk_fr *tag, uint64_t l0, uint64_t l1, const char *what) {
   uint64_t x[4];
   cuzk_fr_to_canonical(x, tag);
@@ -374,7 +382,8 @@ static void test_tags(void) {
   check_tag(&t, 0xff, 0, "MerkleTree arity 8");
   for (size_t a = 0; a < NARITIES; a++) {
     cuzk_poseidon_tag_merkle(&t, ARITIES[a]);
-    check_tag(&t, ((uint64_t)1 << ARITIES[a]) - 1, 0, "MerkleTree"); /* §5: 36 -> 0xfffffffff */
+    /* docs/spec/poseidon.md §5: arity 36 gives 0xfffffffff */
+    check_tag(&t, ((uint64_t)1 << ARITIES[a]) - 1, 0, "MerkleTree");
     CHECK(cuzk_fr_eq(&t, &params(ARITIES[a])->merkle_tag));
   }
   for (uint64_t len = 1; len <= 14; len++) {
@@ -391,7 +400,7 @@ static void test_tags(void) {
   CHECK(cuzk_poseidon_tag_custom(&t, 257) == CUZK_HASH_EINVAL);
 }
 
-/* ---- §7.4 rust-fil-proofs filecoin-hashers vectors ---------------------------------------------- */
+/* ---- docs/spec/poseidon.md §7.4 rust-fil-proofs filecoin-hashers vectors --------------------- */
 static void test_filecoin_vectors(void) {
   /* test_poseidon_hasher: binary tree over [1, 0, 0, 1] */
   cuzk_fr leaves[4] = {fr_u64(1), fr_u64(0), fr_u64(0), fr_u64(1)}, lvl[2], root;
@@ -408,7 +417,8 @@ static void test_filecoin_vectors(void) {
   check_sha_hex(ob, "5e0b807960ff39b3af9430dcb30759ec264fa274cc03c093c36b78beff942f04", "node4 LE",
                 2);
 
-  /* test_hash_md: 71 ones; acc = x0, then hash(acc, next 35, zero-padded) per chunk (§5) */
+  /* test_hash_md: 71 ones; acc = x0, then hash(acc, next 35, zero-padded) per chunk
+   * (docs/spec/poseidon.md §5) */
   cuzk_fr one = cuzk_fr_one, acc = one, blk[36];
   size_t left = 70;
   while (left > 0) {
@@ -422,7 +432,7 @@ static void test_filecoin_vectors(void) {
   CHECK_FR(&acc, "0x59f42220e09ff6f75fd9623643ed9622c26f6d625f4e8195351c54133b332c90", "hash_md");
 }
 
-/* ---- §7.5 derived vectors ---------------------------------------------------------------------- */
+/* ---- docs/spec/poseidon.md §7.5 derived vectors ---------------------------------------------- */
 static void test_derived_vectors(void) {
   cuzk_fr in[11], h, pm1;
   cuzk_fr_neg(&pm1, &cuzk_fr_one);
@@ -461,7 +471,7 @@ static void test_derived_vectors(void) {
   CHECK_FR(&h, "0x314a35c4e7f0924ead1fc58134a0fe25e3580bea397367c7e5a74ec4bc077758", "snap(0,1)");
 }
 
-/* ---- reference == static on random full states; hash_many; errors ------------------------------- */
+/* ---- reference == static on random full states; hash_many; errors ---------------------------- */
 static void test_random_equivalence(void) {
   for (size_t a = 0; a < NARITIES; a++) {
     const cuzk_poseidon_params *p = params(ARITIES[a]);
@@ -501,19 +511,20 @@ static void test_errors(void) {
   CHECK(cuzk_poseidon_hash(&h, 3, in) == CUZK_HASH_EARITY);
   CHECK(cuzk_poseidon_hash(NULL, 2, in) == CUZK_HASH_EINVAL);
   CHECK(cuzk_poseidon_sponge_constant_length(&h, 2, in, 0) == CUZK_HASH_EINVAL);
-  /* r itself in the second input is not canonical: rejected, never reduced (§1) */
+  /* r itself in the second input is not canonical: rejected, never reduced
+   * (docs/spec/poseidon.md §1) */
   uint8_t bytes[64] = {0}, out[32];
-  static const uint64_t r[4] = {0xffffffff00000001ULL, 0x53bda402fffe5bfeULL,
-                                0x3339d80809a1d805ULL, 0x73eda753299d7d48ULL};
+  static const uint64_t r[4] = {0xffffffff00000001ULL, 0x53bda402fffe5bfeULL, 0x3339d80809a1d805ULL,
+                                0x73eda753299d7d48ULL};
   for (int j = 0; j < 32; j++)
     bytes[32 + j] = (uint8_t)(r[j / 8] >> (8 * (j % 8)));
   CHECK(cuzk_poseidon_hash_bytes(out, 2, bytes) == CUZK_HASH_ENONCANON);
   bytes[32] -= 1; /* r - 1 is fine */
   CHECK(cuzk_poseidon_hash_bytes(out, 2, bytes) == CUZK_HASH_OK);
-  const char *s[] = {cuzk_hash_strerror(CUZK_HASH_OK), cuzk_hash_strerror(CUZK_HASH_EINVAL),
-                     cuzk_hash_strerror(CUZK_HASH_EARITY), cuzk_hash_strerror(CUZK_HASH_ENOMEM),
-                     cuzk_hash_strerror(CUZK_HASH_ENONCANON),
-                     cuzk_hash_strerror((cuzk_hash_err)99)};
+  const char *s[] = {
+      cuzk_hash_strerror(CUZK_HASH_OK),        cuzk_hash_strerror(CUZK_HASH_EINVAL),
+      cuzk_hash_strerror(CUZK_HASH_EARITY),    cuzk_hash_strerror(CUZK_HASH_ENOMEM),
+      cuzk_hash_strerror(CUZK_HASH_ENONCANON), cuzk_hash_strerror((cuzk_hash_err)99)};
   for (int i = 0; i < 6; i++)
     for (int j = 0; j < i; j++)
       CHECK(s[i] && s[j] && strcmp(s[i], s[j]));

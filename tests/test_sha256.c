@@ -7,7 +7,7 @@
  * - the compression function alone on a hand-padded block;
  * - random cross-checks: portable vs SHA-NI on random states and block runs, streaming with random
  *   split points vs one-shot, every message length 0..300 across the padding boundaries;
- * - Filecoin's 254-bit truncation: the zero-commitment chain Z_k of sdr-vanilla.md §3.4.
+ * - Filecoin's 254-bit truncation: the zero-commitment chain Z_k of docs/spec/sdr-vanilla.md §3.4.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -150,8 +150,8 @@ static void test_streaming(void) {
   CHECK_MSG(bad == 0, "%u of 200 streamed hashes differ from one-shot", bad);
 }
 
-/* sdr-vanilla.md §3.4: Z_0 = 0^32, Z_{k+1} = trunc254(SHA-256(Z_k || Z_k)); the table there,
- * byte 0 first (levels 0-17 also equal supraseal's tree_d_cc_nodes.h; 2 and 6 are
+/* docs/spec/sdr-vanilla.md §3.4: Z_0 = 0^32, Z_{k+1} = trunc254(SHA-256(Z_k || Z_k)); the table
+ * there, byte 0 first (levels 0-17 also equal supraseal's tree_d_cc_nodes.h; 2 and 6 are
  * filecoin-proofs' empty comm_d for 128 B and 2 KiB sectors). */
 static void test_trunc254(void) {
   static const char *z[] = {

@@ -41,7 +41,8 @@ typedef enum {
 const char *cuzk_ec_strerror(cuzk_ec_err e);
 
 /* The same operation set exists for G1 and G2 (written once, instantiated twice). Sizes of the
- * ZCash encodings (groth16.md §1.5): G1 48/96 bytes, G2 96/192 bytes, compressed/uncompressed. */
+ * ZCash encodings (docs/spec/groth16.md §1.5): G1 48/96 bytes, G2 96/192 bytes,
+ * compressed/uncompressed. */
 #define CUZK_G1_COMPRESSED_BYTES 48
 #define CUZK_G1_UNCOMPRESSED_BYTES 96
 #define CUZK_G2_COMPRESSED_BYTES 96
@@ -72,7 +73,7 @@ const char *cuzk_ec_strerror(cuzk_ec_err e);
   void cuzk_##G##_affine_sum(JAC *r, const AFF *pts, size_t n);                                   \
   bool cuzk_##G##_affine_is_on_curve(const AFF *a);                                               \
   bool cuzk_##G##_is_on_curve(const JAC *p);                                                      \
-  /* Fast endomorphism-based subgroup test (groth16.md §1.6); the point must be on the curve. */ \
+  /* Endomorphism subgroup test (docs/spec/groth16.md §1.6); the point must lie on the curve. */ \
   bool cuzk_##G##_is_in_subgroup(const JAC *p);                                                   \
   bool cuzk_##G##_affine_is_in_subgroup(const AFF *a);                                            \
   void cuzk_##G##_to_compressed(uint8_t *out, const AFF *a);                                      \

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * BLS12-381 fields: Fp (base, 381 bits), Fr (scalar, 255 bits) and the tower
- * Fp2 = Fp[u]/(u^2+1), Fp6 = Fp2[v]/(v^3-(u+1)), Fp12 = Fp6[w]/(w^2-v) (groth16.md §1.3).
+ * Fp2 = Fp[u]/(u^2+1), Fp6 = Fp2[v]/(v^3-(u+1)), Fp12 = Fp6[w]/(w^2-v) (docs/spec/groth16.md §1.3).
  *
  * Contract: every element is held in Montgomery form, little-endian 64-bit limbs, fully reduced.
  * Outputs may alias inputs. Functions are variable-time: cuzk handles no long-term secrets in
@@ -98,7 +98,8 @@ bool cuzk_fr_is_one(const cuzk_fr *a);
 void cuzk_fr_from_u64(cuzk_fr *r, uint64_t v);
 bool cuzk_fr_from_canonical(cuzk_fr *r, const uint64_t x[4]);
 void cuzk_fr_to_canonical(uint64_t x[4], const cuzk_fr *a);
-/* 32 bytes little-endian (Scalar::to_repr, groth16.md §1.7); from_bytes rejects values >= r. */
+/* 32 bytes little-endian (Scalar::to_repr, docs/spec/groth16.md §1.7); from_bytes rejects values
+ * >= r. */
 bool cuzk_fr_from_bytes(cuzk_fr *r, const uint8_t in[32]);
 void cuzk_fr_to_bytes(uint8_t out[32], const cuzk_fr *a);
 
@@ -121,7 +122,8 @@ bool cuzk_fp2_sqrt(cuzk_fp2 *r, const cuzk_fp2 *a);
 bool cuzk_fp2_eq(const cuzk_fp2 *a, const cuzk_fp2 *b);
 bool cuzk_fp2_is_zero(const cuzk_fp2 *a);
 bool cuzk_fp2_is_one(const cuzk_fp2 *a);
-bool cuzk_fp2_sgn(const cuzk_fp2 *a); /* sign of c1 if c1 != 0, else of c0 (groth16.md §1.5) */
+/* The sign of c1 if c1 != 0, else of c0 (docs/spec/groth16.md §1.5). */
+bool cuzk_fp2_sgn(const cuzk_fp2 *a);
 
 /* ---- Fp6 --------------------------------------------------------------------------------- */
 extern const cuzk_fp6 cuzk_fp6_zero, cuzk_fp6_one;

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The Filecoin gadgets over cuzk_cs (r1cs.h), each reproducing the reference's exact allocation
- * and constraint order (porep-circuit.md §2-§3, poseidon.md §6): the same code runs in every
- * constraint-system mode. Values are computed only when cuzk_cs_has_values(cs); otherwise the
- * value fields of the results are unspecified (a blank circuit).
+ * and constraint order (docs/spec/porep-circuit.md §2-§3, docs/spec/poseidon.md §6): the same
+ * code runs in every constraint-system mode. Values are computed only when cuzk_cs_has_values(cs);
+ * otherwise the value fields of the results are unspecified (a blank circuit).
  *
  * Bit vectors are arrays of cuzk_bool; "LE" means least significant bit first.
  */
@@ -22,7 +22,7 @@
 extern "C" {
 #endif
 
-/* ---- Boolean / AllocatedBit (bellpepper boolean.rs; porep-circuit.md §2.1-2.2) -------------- */
+/* ---- Boolean / AllocatedBit (bellpepper boolean.rs; docs/spec/porep-circuit.md §2.1-2.2) --- */
 typedef enum { CUZK_BOOL_CONST = 0, CUZK_BOOL_IS = 1, CUZK_BOOL_NOT = 2 } cuzk_bool_kind;
 
 typedef struct {
@@ -45,24 +45,25 @@ static inline bool cuzk_bool_is_const(cuzk_bool a) { return a.kind == CUZK_BOOL_
 /* AllocatedBit::alloc: one aux + (ONE - a) * a = 0. Returns IS. */
 cuzk_bool cuzk_bit_alloc(cuzk_cs *cs, bool value);
 /* AllocatedBit operations; a and b must be allocated bits (their var is used as is, IS assumed).
- * Results are IS. The first operand goes to A, the second to B (§2.1). */
+ * Results are IS. The first operand goes to A, the second to B
+ * (docs/spec/porep-circuit.md §2.1). */
 cuzk_bool cuzk_bit_xor(cuzk_cs *cs, cuzk_bool a, cuzk_bool b);
 cuzk_bool cuzk_bit_and(cuzk_cs *cs, cuzk_bool a, cuzk_bool b);
 cuzk_bool cuzk_bit_and_not(cuzk_cs *cs, cuzk_bool a, cuzk_bool b); /* a & !b */
 cuzk_bool cuzk_bit_nor(cuzk_cs *cs, cuzk_bool a, cuzk_bool b);     /* !a & !b */
 
-/* Boolean operations with bellpepper's constant folding (§2.2). */
+/* Boolean operations with bellpepper's constant folding (docs/spec/porep-circuit.md §2.2). */
 cuzk_bool cuzk_bool_xor(cuzk_cs *cs, cuzk_bool a, cuzk_bool b);
 cuzk_bool cuzk_bool_and(cuzk_cs *cs, cuzk_bool a, cuzk_bool b);
 cuzk_bool cuzk_bool_sha256_ch(cuzk_cs *cs, cuzk_bool a, cuzk_bool b, cuzk_bool c);
 cuzk_bool cuzk_bool_sha256_maj(cuzk_cs *cs, cuzk_bool a, cuzk_bool b, cuzk_bool c);
 
-/* lc += lc(b, k) (§1.6): nothing, k*ONE, k*v or k*ONE - k*v. */
+/* lc += lc(b, k) (docs/spec/porep-circuit.md §1.6): nothing, k*ONE, k*v or k*ONE - k*v. */
 void cuzk_lc_add_bool(cuzk_lc *lc, cuzk_bool b, const cuzk_fr *k);
 /* The same with k = 2^e (e < 256), from the power tables. */
 void cuzk_lc_add_bool_pow2(cuzk_lc *lc, cuzk_bool b, unsigned e);
 
-/* ---- MultiEq (bellperson multieq.rs; §2.4) ------------------------------------------------- */
+/* ---- MultiEq (bellperson multieq.rs; docs/spec/porep-circuit.md §2.4) ------------------------ */
 typedef struct {
   cuzk_cs *cs;
   unsigned bits_used;
@@ -78,7 +79,7 @@ void cuzk_multieq_enforce_equal(cuzk_multieq *m, unsigned n, cuzk_lc *lhs, cuzk_
 /* Emits the pending batch, if any (bellperson: on drop). */
 void cuzk_multieq_finish(cuzk_multieq *m);
 
-/* ---- UInt32 (bellperson uint32.rs; §2.3) ----------------------------------------------------- */
+/* ---- UInt32 (bellperson uint32.rs; docs/spec/porep-circuit.md §2.3) -------------------------- */
 typedef struct {
   cuzk_bool bits[32]; /* LE */
 } cuzk_u32;
@@ -97,7 +98,7 @@ void cuzk_u32_sha256_maj(cuzk_cs *cs, cuzk_u32 *r, const cuzk_u32 *a, const cuzk
 /* r = sum of n operands mod 2^32, 2 <= n <= 10, inside the MultiEq m. */
 void cuzk_u32_addmany(cuzk_multieq *m, cuzk_u32 *r, const cuzk_u32 *const *ops, unsigned n);
 
-/* ---- SHA-256 (bellperson sha256.rs; §2.5-2.6) ------------------------------------------------ */
+/* ---- SHA-256 (bellperson sha256.rs; docs/spec/porep-circuit.md §2.5-2.6) --------------------- */
 /* One compression of a 512-bit block (standard bit order: bytes in order, MSB first) from state. */
 void cuzk_gadget_sha256_compress(cuzk_cs *cs, cuzk_u32 out[8], const cuzk_bool in[512],
                                  const cuzk_u32 state[8]);
@@ -108,7 +109,7 @@ cuzk_r1cs_err cuzk_gadget_sha256(cuzk_cs *cs, cuzk_bool out[256], const cuzk_boo
 /* Reverses the bit order within each byte of n bits (n % 8 == 0): reverse_bit_numbering. */
 void cuzk_bits_reverse_in_bytes(cuzk_bool *bits, size_t n);
 
-/* ---- AllocatedNum (bellpepper num.rs; §2.7) ------------------------------------------------ */
+/* ---- AllocatedNum (bellpepper num.rs; docs/spec/porep-circuit.md §2.7) ----------------------- */
 typedef struct {
   cuzk_var var;
   cuzk_fr value;
@@ -122,16 +123,18 @@ void cuzk_num_to_bits_le(cuzk_cs *cs, cuzk_bool out[255], const cuzk_num *x);
 cuzk_num cuzk_num_mul(cuzk_cs *cs, const cuzk_num *a, const cuzk_num *b);
 cuzk_num cuzk_num_square(cuzk_cs *cs, const cuzk_num *a);
 
-/* A field element as SHA-256 message bits, as Filecoin feeds it (§2.6): to_bits_le, a constant
- * 0 as bit 255, then reversed within bytes (byte 0 first, MSB first). 255 aux, 256 constraints. */
+/* A field element as SHA-256 message bits, as Filecoin feeds it
+ * (docs/spec/porep-circuit.md §2.6): to_bits_le, a constant 0 as bit 255, then reversed within
+ * bytes (byte 0 first, MSB first). 255 aux, 256 constraints. */
 void cuzk_num_to_sha256_bits(cuzk_cs *cs, cuzk_bool out[256], const cuzk_num *x);
 /* A digest (standard order) to a field element: reversed within bytes, first 254 bits, pack_bits.
  * 1 aux, 1 constraint. */
 cuzk_num cuzk_sha256_digest_to_num(cuzk_cs *cs, const cuzk_bool digest[256]);
-/* Filecoin's SHA-256 Merkle node of n leaves (Sha256Function::hash_multi_leaf_circuit, §3.3). */
+/* Filecoin's SHA-256 Merkle node of n leaves (Sha256Function::hash_multi_leaf_circuit,
+ * docs/spec/porep-circuit.md §3.3). */
 cuzk_num cuzk_gadget_sha256_leaves(cuzk_cs *cs, const cuzk_num *leaves, unsigned n);
 
-/* ---- multipack (bellperson multipack.rs; §2.8) ---------------------------------------------- */
+/* ---- multipack (bellperson multipack.rs; docs/spec/porep-circuit.md §2.8) -------------------- */
 /* One input + (Σ 2^j bit_j ; ONE ; u) per chunk of 254 bits. */
 void cuzk_multipack_pack_into_inputs(cuzk_cs *cs, const cuzk_bool *bits, size_t n);
 /* The first min(n, 254) bits packed into one aux: (Σ 2^j bit_j ; ONE ; v). */
@@ -140,12 +143,12 @@ cuzk_num cuzk_multipack_pack_bits(cuzk_cs *cs, const cuzk_bool *bits, size_t n);
  * (ceil(n / 254)); out holds that many. */
 size_t cuzk_multipack_compute(cuzk_fr *out, const bool *bits, size_t n);
 
-/* ---- UInt64 (storage-proofs-core uint64.rs; §2.9) -------------------------------------------- */
+/* ---- UInt64 (storage-proofs-core uint64.rs; docs/spec/porep-circuit.md §2.9) ----------------- */
 void cuzk_u64_alloc(cuzk_cs *cs, cuzk_bool out[64], uint64_t value); /* 64 bits LE */
 void cuzk_u64_const(cuzk_bool out[64], uint64_t value);
 void cuzk_u64_pack_into_input(cuzk_cs *cs, const cuzk_bool bits[64]);
 
-/* ---- small storage-proofs gadgets (§2.10) --------------------------------------------------- */
+/* ---- small storage-proofs gadgets (docs/spec/porep-circuit.md §2.10) ------------------------- */
 void cuzk_gadget_equal(cuzk_cs *cs, const cuzk_num *a, const cuzk_num *b);   /* (a ; ONE ; b) */
 cuzk_num cuzk_gadget_add(cuzk_cs *cs, const cuzk_num *a, const cuzk_num *b); /* (a + b ; ONE ; r) */
 /* cond ? a : b: alloc c; (b - a ; lc(cond) ; b - c). */
@@ -171,7 +174,7 @@ cuzk_r1cs_err cuzk_gadget_select(cuzk_cs *cs, cuzk_num *out, const cuzk_num *fro
 void cuzk_gadget_xor_key(cuzk_cs *cs, cuzk_bool *out, const cuzk_bool key[256], const cuzk_bool *in,
                          size_t n);
 
-/* ---- Poseidon, the legacy neptune circuit (poseidon.md §6, porep-circuit.md §2.11) ---------- */
+/* ---- Poseidon, legacy circuit (docs/spec/poseidon.md §6, docs/spec/porep-circuit.md §2.11) */
 /* Poseidon(tag, in[0..arity)) with the MerkleTree tag of p's arity; 3a + 4t(R_F - 1) + 4 R_P + 1
  * aux and constraints. */
 cuzk_num cuzk_gadget_poseidon(cuzk_cs *cs, const cuzk_poseidon_params *p, const cuzk_num *in);
@@ -180,7 +183,7 @@ cuzk_num cuzk_gadget_poseidon(cuzk_cs *cs, const cuzk_poseidon_params *p, const 
 cuzk_num cuzk_gadget_poseidon_tagged(cuzk_cs *cs, const cuzk_poseidon_params *p, const cuzk_fr *tag,
                                      const cuzk_num *in);
 
-/* ---- Merkle inclusion (storage-proofs-core por.rs; §3) ----------------------------------- */
+/* ---- Merkle inclusion (storage-proofs-core por.rs; docs/spec/porep-circuit.md §3) ------------ */
 typedef enum { CUZK_POR_POSEIDON = 0, CUZK_POR_SHA256 = 1 } cuzk_por_hash;
 
 typedef struct {

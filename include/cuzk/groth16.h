@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
- * Groth16 over BLS12-381 exactly as bellperson does it (groth16.md §2-§6): parameter files in the
- * `.params`/`.vk` layout, Filecoin's file naming, a test-parameter generator, the prover (batch
- * API, stage timings), the verifier (single and batch) and the 192-byte proof encoding.
+ * Groth16 over BLS12-381 exactly as bellperson does it (docs/spec/groth16.md §2-§6): parameter
+ * files in the `.params`/`.vk` layout, Filecoin's file naming, a test-parameter generator, the
+ * prover (batch API, stage timings), the verifier (single and batch) and the 192-byte proof
+ * encoding.
  *
  * Parameters are decoded once into affine Montgomery points and shared read-only by every proof.
  * The prover and the generator take a constraint system the circuit has been synthesized into
  * (PROVE and RECORD mode respectively, not finished) and append the per-input constraints
- * x_i * 0 = 0 themselves, as bellperson does (porep-circuit.md §1.4).
+ * x_i * 0 = 0 themselves, as bellperson does (docs/spec/porep-circuit.md §1.4).
  */
 #ifndef CUZK_GROTH16_H
 #define CUZK_GROTH16_H
@@ -66,8 +67,7 @@ typedef struct {
 void cuzk_g16_vk_free(cuzk_g16_vk *vk);
 void cuzk_g16_params_free(cuzk_g16_params *p);
 
-/* ---- files (groth16.md §2.1-2.2) --------------------------------------------------------------
- */
+/* ---- files (docs/spec/groth16.md §2.1-2.2) --------------------------------------------------- */
 typedef struct {
   /* Subgroup-check the big vectors (h, l, a, b_g1, b_g2) too; the VK part is always fully checked.
    * On-curve checks and the identity rejection always run. */
@@ -100,7 +100,7 @@ void cuzk_g16_params_write(uint8_t *out, const cuzk_g16_params *p); /* params_si
 cuzk_g16_err cuzk_g16_vk_write_file(const cuzk_g16_vk *vk, const char *path);
 cuzk_g16_err cuzk_g16_params_write_file(const cuzk_g16_params *p, const char *path);
 
-/* The circuit facts a parameter set must agree with (groth16.md §13 step 2). */
+/* The circuit facts a parameter set must agree with (docs/spec/groth16.md §13 step 2). */
 typedef struct {
   size_t num_inputs; /* ONE included */
   size_t num_aux;
@@ -117,8 +117,8 @@ size_t cuzk_g16_domain_size(size_t num_constraints);
  * n_b1 = n_b2 = b_input + b_aux. */
 cuzk_g16_err cuzk_g16_params_check_shape(const cuzk_g16_params *p, const cuzk_g16_shape *s);
 
-/* Filecoin naming (groth16.md §2.4): cache_id = "<prefix>-" + hex(SHA-256(identifier)); files
- * "v28-<cache_id>.params" / ".vk" / ".meta". out gets at most len bytes (NUL-terminated);
+/* Filecoin naming (docs/spec/groth16.md §2.4): cache_id = "<prefix>-" + hex(SHA-256(identifier));
+ * files "v28-<cache_id>.params" / ".vk" / ".meta". out gets at most len bytes (NUL-terminated);
  * returns EINVAL if it does not fit. */
 #define CUZK_G16_PARAMS_VERSION 28
 cuzk_g16_err cuzk_g16_cache_id(char *out, size_t len, const char *prefix, const char *identifier);
@@ -127,8 +127,7 @@ cuzk_g16_err cuzk_g16_file_name(char *out, size_t len, const char *cache_id, con
  * "cuzk_note" field saying the parameters come from the test generator (serde ignores it). */
 cuzk_g16_err cuzk_g16_meta_write_file(const char *path, uint64_t sector_size, bool test_params);
 
-/* ---- proofs (groth16.md §2.3) -----------------------------------------------------------------
- */
+/* ---- proofs (docs/spec/groth16.md §2.3) ------------------------------------------------------ */
 typedef struct {
   cuzk_g1_affine a;
   cuzk_g2_affine b;
@@ -142,8 +141,7 @@ cuzk_g16_err cuzk_g16_proof_read(cuzk_g16_proof *p, const uint8_t in[CUZK_G16_PR
 /* Exactly n proofs in len = 192 n bytes (ECOUNT otherwise), partition order. */
 cuzk_g16_err cuzk_g16_proofs_read(cuzk_g16_proof *p, size_t n, const uint8_t *in, size_t len);
 
-/* ---- test-parameter generator (groth16.md §6)
- * ---------------------------------------------------- */
+/* ---- test-parameter generator (docs/spec/groth16.md §6) -------------------------------------- */
 /*
  * FOR TESTS AND LOCAL DEVELOPMENT ONLY: the toxic waste is derived from the seed, so anyone with
  * the seed can forge proofs. cs holds the circuit synthesized in RECORD mode (not finished);
@@ -153,8 +151,7 @@ cuzk_g16_err cuzk_g16_proofs_read(cuzk_g16_proof *p, size_t n, const uint8_t *in
 cuzk_g16_err cuzk_g16_generate(cuzk_g16_params **out, cuzk_cs *cs, const uint8_t seed[32],
                                cuzk_pool *pool, unsigned max_workers);
 
-/* ---- prover (groth16.md §4) -------------------------------------------------------------------
- */
+/* ---- prover (docs/spec/groth16.md §4) -------------------------------------------------------- */
 typedef struct {
   double h_s; /* iNTT, coset NTT, quotient, inverse coset NTT */
   double msm_h_s, msm_l_s, msm_a_s, msm_b1_s, msm_b2_s;
@@ -183,8 +180,7 @@ cuzk_g16_err cuzk_g16_prove(cuzk_g16_proof *proofs, cuzk_cs *const *cs, size_t n
                             const cuzk_g16_params *params, const cuzk_g16_prove_opts *opts,
                             cuzk_g16_timings *timings);
 
-/* ---- verifier (groth16.md §5) ------------------------------------------------------------------
- */
+/* ---- verifier (docs/spec/groth16.md §5) ------------------------------------------------------ */
 typedef struct cuzk_g16_pvk cuzk_g16_pvk;
 
 cuzk_g16_err cuzk_g16_pvk_prepare(cuzk_g16_pvk **out, const cuzk_g16_vk *vk);
@@ -195,7 +191,8 @@ void cuzk_g16_pvk_free(cuzk_g16_pvk *pvk);
 cuzk_g16_err cuzk_g16_verify(bool *ok, const cuzk_g16_pvk *pvk, const cuzk_g16_proof *proof,
                              const cuzk_fr *inputs, size_t n_inputs);
 /* n proofs, inputs[j] for proof j (each n_inputs long), checked together with random 128-bit
- * weights from the OS CSPRNG (groth16.md §5.3). One proof falls back to cuzk_g16_verify. */
+ * weights from the OS CSPRNG (docs/spec/groth16.md §5.3). One proof falls back to
+ * cuzk_g16_verify. */
 cuzk_g16_err cuzk_g16_verify_batch(bool *ok, const cuzk_g16_pvk *pvk, const cuzk_g16_proof *proofs,
                                    const cuzk_fr *const *inputs, size_t n_inputs, size_t n);
 

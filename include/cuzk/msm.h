@@ -10,8 +10,9 @@
  * from n, buckets accumulated in affine coordinates with one batched inversion per few hundred
  * additions (or in XYZZ coordinates where that is cheaper: small n), split across the pool as a
  * grid of windows x point ranges. cuzk_*_msm_witness is for witness vectors that are mostly 0 or
- * 1 (groth16.md §8.4, §11.3): zeros are skipped, ones are summed by batched affine additions and
- * only the other scalars go through Pippenger; it returns the same point as the plain MSM.
+ * 1 (docs/spec/groth16.md §8.4, §11.3): zeros are skipped, ones are summed by batched affine
+ * additions and only the other scalars go through Pippenger; it returns the same point as the
+ * plain MSM.
  *
  * Scratch memory (bucket arrays, converted scalars, gathered tail) comes from cuzk_buffer_get
  * and goes back to its cache, so repeated calls do not allocate in steady state.

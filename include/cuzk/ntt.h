@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Number-theoretic transforms over Fr (BLS12-381 scalar field, 2-adicity 32), sizes 2^0 ... 2^27,
- * in place, multi-threaded on a cuzk_pool (groth16.md §1.4, §4.2, §11.4).
+ * in place, multi-threaded on a cuzk_pool (docs/spec/groth16.md §1.4, §4.2, §11.4).
  *
  * Contract:
  * - The domain of size n = 2^k is {ω_k^i}, ω_k = ROOT_OF_UNITY squared 32-k times (exactly the
@@ -84,8 +84,8 @@ cuzk_ntt_err cuzk_ntt_bitreverse(cuzk_fr *v, size_t n, cuzk_pool *pool, unsigned
 cuzk_ntt_err cuzk_ntt_h_pointwise(cuzk_fr *a, const cuzk_fr *b, const cuzk_fr *c, size_t n,
                                   cuzk_pool *pool, unsigned max_workers);
 
-/* The whole quotient of groth16.md §4.2: a, b, c hold the evaluations of A, B, C over the domain
- * (natural order, zero-padded to n); on return a[0 .. n-2] holds the coefficients of
+/* The whole quotient of docs/spec/groth16.md §4.2: a, b, c hold the evaluations of A, B, C over the
+ * domain (natural order, zero-padded to n); on return a[0 .. n-2] holds the coefficients of
  * h = (A·B - C) / (x^n - 1), identical to bellperson's, and a[n-1] the coefficient of x^(n-1)
  * (zero when A·B - C vanishes on the domain). b and c are used as scratch; a, b, c distinct. */
 /* The same, stopping between its seven transforms once *cancel (may be NULL) is nonzero: the

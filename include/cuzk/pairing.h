@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The BLS12-381 optimal ate pairing e: G1 x G2 -> GT, GT the order-r subgroup of Fp12^*
- * (groth16.md §1.3, §5): a Miller loop over |z| = 0xd201000000010000 (z is negative, so the
- * loop's value is conjugated), then the final exponentiation.
+ * (docs/spec/groth16.md §1.3, §5): a Miller loop over |z| = 0xd201000000010000 (z is negative, so
+ * the loop's value is conjugated), then the final exponentiation.
  *
  * GT convention: the same value as blst and @noble/curves, which is the CUBE of the textbook
  * reduced pairing f^((p^12-1)/r): the hard part of the final exponentiation raises to

@@ -1,17 +1,19 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
- * Poseidon over BLS12-381 Fr exactly as neptune 11 / rust-fil-proofs (poseidon.md): x^5 S-box,
- * width t = arity + 1, 8 full rounds and the partial-round counts of poseidon.md §2, round
- * constants from the Grain LFSR (§3), the Cauchy MDS matrix 1/(i+j+t) (§4.1).
+ * Poseidon over BLS12-381 Fr exactly as neptune 11 / rust-fil-proofs (docs/spec/poseidon.md):
+ * x^5 S-box, width t = arity + 1, 8 full rounds and the partial-round counts of
+ * docs/spec/poseidon.md §2, round constants from the Grain LFSR (§3), the Cauchy MDS matrix
+ * 1/(i+j+t) (§4.1).
  *
  * The state is [domain tag, in_1, ..., in_arity]; the hash is state[1] after the permutation.
- * Filecoin's trees, column hashes and comm_r use the MerkleTree tag 2^arity - 1 (§5).
+ * Filecoin's trees, column hashes and comm_r use the MerkleTree tag 2^arity - 1
+ * (docs/spec/poseidon.md §5).
  *
  * Constants for an arity are generated on first use (2-20 ms for arities 2-11, 0.3 s for 36;
  * once per process, thread-safe) and then shared read-only. Two permutations compute the same
- * function: the reference one (§4.2, the executable spec) and neptune's "static" form with
- * compressed round constants and sparse partial-round matrices (§4.3), which the hashes use and
- * which the R1CS gadget will need.
+ * function: the reference one (docs/spec/poseidon.md §4.2, kept as the executable definition)
+ * and neptune's "static" form with compressed round constants and sparse partial-round
+ * matrices (docs/spec/poseidon.md §4.3), which the hashes and the R1CS gadget use.
  *
  * Field elements are cuzk_fr (Montgomery form); byte interfaces use Filecoin's 32-byte canonical
  * little-endian encoding and reject values >= r.
@@ -46,8 +48,8 @@ const char *cuzk_hash_strerror(cuzk_hash_err e);
 /*
  * The constants of one arity (all Montgomery form, matrices row-major: A[i][j] at i*t + j).
  * Round r uses round_constants[r*t .. r*t+t). The static form's matrices are applied as
- * row-vector products s' = s * A (poseidon.md §4.3); each sparse matrix k is stored as its
- * column 0 (w_hat, t values) followed by row 0 without its first entry (v_rest, t-1 values).
+ * row-vector products s' = s * A (docs/spec/poseidon.md §4.3); each sparse matrix k is stored as
+ * its column 0 (w_hat, t values) followed by row 0 without its first entry (v_rest, t-1 values).
  */
 typedef struct {
   unsigned arity, width;                /* width t = arity + 1 */
@@ -64,8 +66,8 @@ bool cuzk_poseidon_arity_supported(unsigned arity);
 /* The constants of an arity, generated on first call. The pointer stays valid for the process. */
 cuzk_hash_err cuzk_poseidon_params_get(const cuzk_poseidon_params **p, unsigned arity);
 
-/* ---- Domain tags (poseidon.md §5) --------------------------------------------------------- */
-void cuzk_poseidon_tag_merkle(cuzk_fr *tag, unsigned arity);       /* 2^arity - 1 */
+/* ---- Domain tags (docs/spec/poseidon.md §5) -------------------------------------------------- */
+void cuzk_poseidon_tag_merkle(cuzk_fr *tag, unsigned arity);        /* 2^arity - 1 */
 void cuzk_poseidon_tag_constant_length(cuzk_fr *tag, uint64_t len); /* len * 2^64 */
 void cuzk_poseidon_tag_encryption(cuzk_fr *tag);                    /* 2^32 */
 /* id * 2^40 for 1 <= id <= 256 (SnapDeals uses id 1); EINVAL otherwise. */
@@ -93,10 +95,11 @@ cuzk_hash_err cuzk_poseidon_hash_bytes(uint8_t out[32], unsigned arity, const ui
 /*
  * neptune's simplex sponge with the ConstantLength(n) tag: absorb n >= 1 elements (added into
  * state[1..arity], permuting after each full block), then squeeze one; a partial last block is
- * zero-padded and permuted first. Not used by Filecoin; reproduces neptune's vectors (§7.2).
+ * zero-padded and permuted first. Not used by Filecoin; reproduces neptune's vectors
+ * (docs/spec/poseidon.md §7.2).
  */
-cuzk_hash_err cuzk_poseidon_sponge_constant_length(cuzk_fr *out, unsigned arity,
-                                                   const cuzk_fr *in, size_t n);
+cuzk_hash_err cuzk_poseidon_sponge_constant_length(cuzk_fr *out, unsigned arity, const cuzk_fr *in,
+                                                   size_t n);
 
 #ifdef __cplusplus
 }

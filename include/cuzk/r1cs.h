@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The constraint system (R1CS) that gadgets synthesize into, with one gadget code path and five
- * back-ends ("modes"), as bellpepper's ConstraintSystem (porep-circuit.md §1, groth16.md §3):
+ * back-ends ("modes"), as bellpepper's ConstraintSystem (docs/spec/porep-circuit.md §1,
+ * docs/spec/groth16.md §3):
  *
  *   PROVE    witness (inputs, aux) + a/b/c = <A,z>, <B,z>, <C,z> of every constraint + the A/B
- *            density bitmaps, exactly as bellperson's ProvingAssignment (groth16.md §3.3-3.4);
+ *            density bitmaps, exactly as bellperson's ProvingAssignment
+ *            (docs/spec/groth16.md §3.3-3.4);
  *   WITNESS  the witness only; constraints are counted and skipped (the pre-compiled path);
  *   RECORD   the A, B, C matrices in CSR form (merged, zero coefficients dropped, aux columns
  *            remapped to num_inputs + j once synthesis ends: inputs may be allocated late);
@@ -216,7 +218,8 @@ void cuzk_cs_pop(cuzk_cs *cs);
 
 /*
  * Appends the prover's input constraints: for every input i (ONE first), {Input(i): 1} * 0 = 0
- * (porep-circuit.md §1.4). The Groth16 prover and generator call it once synthesis is done.
+ * (docs/spec/porep-circuit.md §1.4). The Groth16 prover and generator call it once synthesis is
+ * done.
  */
 void cuzk_cs_enforce_input_constraints(cuzk_cs *cs);
 
@@ -227,7 +230,7 @@ void cuzk_cs_enforce_input_constraints(cuzk_cs *cs);
 cuzk_r1cs_err cuzk_cs_finish(cuzk_cs *cs);
 
 /* ---- results ------------------------------------------------------------------------------ */
-/* A density bitmap: bit i is bit (i % 64) of word i / 64 (groth16.md §3.4). */
+/* A density bitmap: bit i is bit (i % 64) of word i / 64 (docs/spec/groth16.md §3.4). */
 typedef struct {
   const uint64_t *bits;
   size_t len;   /* bits meaningful */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
- * SHA-256 (FIPS 180-4) as Filecoin uses it (sdr-vanilla.md §1): plain SHA-256 with standard
- * padding, plus the "Fr-safe" truncation that turns a digest into a 254-bit field element.
+ * SHA-256 (FIPS 180-4) as Filecoin uses it (docs/spec/sdr-vanilla.md §1): plain SHA-256 with
+ * standard padding, plus the "Fr-safe" truncation that turns a digest into a 254-bit field element.
  *
  * Contract: the compression function is exposed on its own (state[8] + 64-byte blocks) because
  * the SDR labeler builds its 1248-byte preimages block by block. State words are native uint32
@@ -60,7 +60,7 @@ void cuzk_sha256_update(cuzk_sha256_ctx *ctx, const void *data, size_t len);
 void cuzk_sha256_final(cuzk_sha256_ctx *ctx, uint8_t out[32]);
 void cuzk_sha256(uint8_t out[32], const void *data, size_t len);
 
-/* ---- Filecoin's 254-bit truncation (sdr-vanilla.md §1, poseidon.md §1) -------------------- */
+/* ---- Filecoin's 254-bit truncation (docs/spec/sdr-vanilla.md §1, docs/spec/poseidon.md §1) */
 /* digest[31] &= 0x3f: read little-endian, the value is then < 2^254 < r. */
 static inline void cuzk_sha256_truncate254(uint8_t digest[32]) { digest[31] &= 0x3f; }
 /* SHA-256 then truncation ("sha2-256-trunc254", labels, tree_d nodes, replica_id). */

@@ -8,7 +8,7 @@
 #include "field/fp_inline.h"
 #include "field/limbs.h"
 
-/* An Fp2 coordinate is written c1 first, then c0 (groth16.md §1.5). */
+/* An Fp2 coordinate is written c1 first, then c0 (docs/spec/groth16.md §1.5). */
 static bool fp2_read(cuzk_fp2 *r, const uint8_t in[96]) {
   return cuzk_fp_from_bytes(&r->c1, in) && cuzk_fp_from_bytes(&r->c0, in + 48);
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
- * Test-parameter generator (groth16.md §6, bellperson generator.rs) with the standard generators
- * g1, g2 and toxic waste derived from a seed. FOR TESTS ONLY: the seed reveals the trapdoor.
+ * Test-parameter generator (docs/spec/groth16.md §6, bellperson generator.rs) with the standard
+ * generators g1, g2 and toxic waste derived from a seed. FOR TESTS ONLY: the seed reveals the
+ * trapdoor.
  *
  * Every scalar multiplication has a fixed base (g1 or g2): a table of d·256^w·g for the 32
  * byte-windows w and digits d = 1..255 turns each into at most 32 mixed additions, and chunks of

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
-/* Filecoin parameter file naming (groth16.md §2.4, rust-fil-proofs parameter_cache.rs). */
+/* Filecoin parameter file naming (docs/spec/groth16.md §2.4; rust-fil-proofs
+ * parameter_cache.rs). */
 #include <stdio.h>
 #include <string.h>
 

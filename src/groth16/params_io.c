@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
- * `.params` and `.vk` files (groth16.md §2.1-2.2): readers with every check bellperson makes,
- * sizes and writers.
+ * `.params` and `.vk` files (docs/spec/groth16.md §2.1-2.2): readers with every check bellperson
+ * makes, sizes and writers.
  *
  * A reader works in two passes. The layout pass walks the counts and vector extents without
  * touching a point and reports truncation (ETRUNCATED), impossible counts (ECOUNT) and trailing

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
-/* The 192-byte proof encoding (groth16.md §2.3): compressed A, B, C, each fully checked, the
- * identity rejected as in bellperson's Proof::read. */
+/* The 192-byte proof encoding (docs/spec/groth16.md §2.3): compressed A, B, C, each fully checked,
+ * the identity rejected as in bellperson's Proof::read. */
 #include <string.h>
 
 #include "groth16/g16_internal.h"

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
- * The Groth16 prover, bellperson's algorithm stage by stage (groth16.md §4): for each circuit of
- * the batch, append the per-input constraints, compute H (iNTT, coset NTT, quotient, inverse
- * coset NTT: cuzk_ntt_h), run the MSMs with the density rules (H dense; L, A, B witness-aware,
- * A/B consuming their bases in density order), and assemble
+ * The Groth16 prover, bellperson's algorithm stage by stage (docs/spec/groth16.md §4): for each
+ * circuit of the batch, append the per-input constraints, compute H (iNTT, coset NTT, quotient,
+ * inverse coset NTT: cuzk_ntt_h), run the MSMs with the density rules (H dense; L, A, B
+ * witness-aware, A/B consuming their bases in density order), and assemble
  *   A = alpha_1 + A_sum + r delta_1,   B = beta_2 + B2_sum + s delta_2,
  *   C = s A_sum + r B1_sum + (r s) delta_1 + s alpha_1 + r beta_1 + H + L.
  * The bases are the parameter set's, shared read-only by every proof.

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
-/* Circuit shape and the parameter-shape check (groth16.md §2.1, §13 step 2). */
+/* Circuit shape and the parameter-shape check (docs/spec/groth16.md §2.1, §13 step 2). */
 #include "groth16/g16_internal.h"
 
 #define G16_MAX_LOG_DOMAIN 27

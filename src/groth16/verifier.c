@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
- * Groth16 verification (groth16.md §5): single proofs with one multi-Miller loop and one final
- * exponentiation against a prepared key, and batches with random 128-bit weights (§5.3).
+ * Groth16 verification (docs/spec/groth16.md §5): single proofs with one multi-Miller loop and one
+ * final exponentiation against a prepared key, and batches with random 128-bit weights
+ * (docs/spec/groth16.md §5.3).
  *
  * GT values are whatever cuzk_final_exp produces (the cube of the textbook pairing, pairing.h);
  * both sides of every check go through the same functions, so the convention cancels.

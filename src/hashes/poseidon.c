@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
-/* Poseidon hashing front end: domain tags (poseidon.md §5), tree/column hashes, Filecoin's byte
- * encoding, and neptune's constant-length sponge. */
+/* Poseidon hashing front end: domain tags (docs/spec/poseidon.md §5), tree/column hashes,
+ * Filecoin's byte encoding, and neptune's constant-length sponge. */
 #include <string.h>
 
 #include "hashes/poseidon_internal.h"
 
 void cuzk_poseidon_tag_merkle(cuzk_fr *tag, unsigned arity) {
-  /* 64-bit shift: arity 36 needs it (poseidon.md §9.8) */
+  /* 64-bit shift: arity 36 needs it (docs/spec/poseidon.md §9.8) */
   cuzk_fr_from_u64(tag, arity >= 64 ? UINT64_MAX : ((uint64_t)1 << arity) - 1);
 }
 
@@ -76,8 +76,8 @@ cuzk_hash_err cuzk_poseidon_hash_bytes(uint8_t out[32], unsigned arity, const ui
 /* neptune sponge/vanilla.rs in simplex mode, reduced to "absorb n, squeeze 1": absorbing adds
  * into state[1 + pos] and permutes when a block of arity elements is full; squeezing pads a
  * partial block by overwriting its unused positions with 0 and permutes; output state[1]. */
-cuzk_hash_err cuzk_poseidon_sponge_constant_length(cuzk_fr *out, unsigned arity,
-                                                   const cuzk_fr *in, size_t n) {
+cuzk_hash_err cuzk_poseidon_sponge_constant_length(cuzk_fr *out, unsigned arity, const cuzk_fr *in,
+                                                   size_t n) {
   if (!out || !in || n == 0) return CUZK_HASH_EINVAL;
   const cuzk_poseidon_params *p;
   cuzk_hash_err err = cuzk_poseidon_params_get(&p, arity);

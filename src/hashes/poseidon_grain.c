@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Poseidon round constants from the Grain LFSR in self-shrinking mode, exactly as neptune's
- * round_constants.rs (poseidon.md §3; the reference is the Poseidon authors' create_rcs_grain.sage
- * with arguments 1 1 255 t R_F R_P).
+ * round_constants.rs (docs/spec/poseidon.md §3; the reference is the Poseidon authors'
+ * create_rcs_grain.sage with arguments 1 1 255 t R_F R_P).
  *
  * 80-bit register, seeded MSB-first with: field = 1 (2 bits, prime field), sbox = 1 (4 bits, the
  * encoding neptune uses for x^5), field size 255 (12 bits), t (12), R_F (10), R_P (10), thirty 1s.

@@ -18,19 +18,20 @@
  */
 typedef struct {
   cuzk_poseidon_params pub;
-  const cuzk_fr *mds_t64;    /* t*t: [j*t + i] = M[i][j] * 2^64 */
-  const cuzk_fr *pre_t64;    /* t*t: [j*t + i] = P[i][j] * 2^64 */
-  const cuzk_fr *w_hat64;    /* R_P*t: each sparse matrix's column 0 times 2^64 */
+  const cuzk_fr *mds_t64; /* t*t: [j*t + i] = M[i][j] * 2^64 */
+  const cuzk_fr *pre_t64; /* t*t: [j*t + i] = P[i][j] * 2^64 */
+  const cuzk_fr *w_hat64; /* R_P*t: each sparse matrix's column 0 times 2^64 */
 } poseidon_params_impl;
 
 static inline const poseidon_params_impl *poseidon_impl(const cuzk_poseidon_params *p) {
   return (const poseidon_params_impl *)p; /* pub is the first member */
 }
 
-/* R_P for an arity (poseidon.md §2), 0 if unsupported. */
+/* R_P for an arity (docs/spec/poseidon.md §2), 0 if unsupported. */
 unsigned cuzk_poseidon_partial_rounds(unsigned arity);
 
-/* The first count round constants of width t from the Grain LFSR (poseidon.md §3), Montgomery. */
+/* The first count round constants of width t from the Grain LFSR (docs/spec/poseidon.md §3),
+ * Montgomery. */
 void cuzk_poseidon_grain(cuzk_fr *out, size_t count, unsigned t, unsigned rf, unsigned rp);
 
 /* Dense n x n matrices over Fr, row-major. */
@@ -39,8 +40,9 @@ void cuzk_pmat_vec(cuzk_fr *r, const cuzk_fr *m, const cuzk_fr *v, unsigned n); 
 /* r = a^-1 by Gauss-Jordan; EINVAL if singular, ENOMEM. r may alias a. */
 cuzk_hash_err cuzk_pmat_inv(cuzk_fr *r, const cuzk_fr *a, unsigned n);
 
-/* The static form's constants (poseidon.md §4.3) from p's round constants and MDS: compressed
- * constants c (R_F*t + R_P), pre-sparse matrix pre (t*t), sparse matrices sparse (R_P*(2t-1)). */
+/* The static form's constants (docs/spec/poseidon.md §4.3) from p's round constants and MDS:
+ * compressed constants c (R_F*t + R_P), pre-sparse matrix pre (t*t), sparse matrices sparse
+ * (R_P*(2t-1)). */
 cuzk_hash_err cuzk_poseidon_static_constants(const cuzk_poseidon_params *p, cuzk_fr *c,
                                              cuzk_fr *pre, cuzk_fr *sparse);
 

@@ -14,8 +14,8 @@
 
 #include "hashes/poseidon_internal.h"
 
-/* R_P per arity: neptune's calc_round_numbers with the security margin (poseidon.md §2), as the
- * spec recommends hard-coded (supraseal does the same). R_F is 8 for all. */
+/* R_P per arity: neptune's calc_round_numbers with the security margin, hard-coded as
+ * docs/spec/poseidon.md §2 recommends (supraseal does the same). R_F is 8 for all. */
 static const struct {
   unsigned arity, partial_rounds;
 } ROUNDS[] = {{2, 55}, {4, 56}, {8, 57}, {11, 57}, {16, 59}, {24, 59}, {36, 60}};
@@ -57,16 +57,23 @@ static cuzk_hash_err generate(const cuzk_poseidon_params **out, unsigned arity) 
   cuzk_fr *sparse = pre + n_mds, *mds_t64 = sparse + n_sparse, *pre_t64 = mds_t64 + n_mds;
   cuzk_fr *w_hat64 = pre_t64 + n_mds;
   cuzk_poseidon_params *p = &x->pub;
-  *p = (cuzk_poseidon_params){.arity = arity, .width = t, .full_rounds = rf,
-                              .partial_rounds = rp, .round_constants = rc, .mds = mds,
-                              .compressed_constants = c, .pre_sparse = pre, .sparse = sparse};
+  *p = (cuzk_poseidon_params){.arity = arity,
+                              .width = t,
+                              .full_rounds = rf,
+                              .partial_rounds = rp,
+                              .round_constants = rc,
+                              .mds = mds,
+                              .compressed_constants = c,
+                              .pre_sparse = pre,
+                              .sparse = sparse};
   x->mds_t64 = mds_t64;
   x->pre_t64 = pre_t64;
   x->w_hat64 = w_hat64;
   cuzk_poseidon_tag_merkle(&p->merkle_tag, arity);
 
   cuzk_poseidon_grain(rc, n_rc, t, rf, rp);
-  /* Cauchy matrix with x_i = i, y_j = t + j: M[i][j] = 1 / (i + j + t) (poseidon.md §4.1) */
+  /* Cauchy matrix with x_i = i, y_j = t + j: M[i][j] = 1 / (i + j + t)
+   * (docs/spec/poseidon.md §4.1) */
   for (unsigned i = 0; i < t; i++)
     for (unsigned j = 0; j < t; j++) {
       cuzk_fr d;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
- * The two Poseidon permutations (poseidon.md §4.2 and §4.3). Both compute the same function on
- * the whole state; tests/test_poseidon.c checks that on random states for every arity.
+ * The two Poseidon permutations (docs/spec/poseidon.md §4.2 and §4.3). Both compute the same
+ * function on the whole state; tests/test_poseidon.c checks that on random states for every arity.
  *
  * Cost per permutation, in Fr multiplications (t = width, R_F = 8):
  *   reference: 3 per S-box (t*R_F + R_P S-boxes) + t^2 per round (R_F + R_P rounds)
@@ -56,7 +56,8 @@ static void mix_sparse(cuzk_fr *s, const cuzk_fr *w_hat64, const cuzk_fr *v, uns
 }
 
 void cuzk_poseidon_permute_reference(const cuzk_poseidon_params *p, cuzk_fr *s) {
-  const unsigned t = p->width, half = p->full_rounds / 2, rounds = p->full_rounds + p->partial_rounds;
+  const unsigned t = p->width, half = p->full_rounds / 2,
+                 rounds = p->full_rounds + p->partial_rounds;
   const cuzk_fr *rc = p->round_constants;
   for (unsigned r = 0; r < rounds; r++, rc += t) {
     bool full = r < half || r >= half + p->partial_rounds;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
- * neptune's "static" Poseidon constants (poseidon.md §4.3): the same permutation with fewer
- * multiplications.
+ * neptune's "static" Poseidon constants (docs/spec/poseidon.md §4.3): the same permutation with
+ * fewer multiplications.
  *
  * Compressed round constants. A key added before a linear layer M can be added after it as M*k
  * instead, so each full round's next key moves in front of the mix as M^-1 * RC (a "post key",
@@ -80,8 +80,8 @@ static cuzk_hash_err sparse_factorize(const cuzk_poseidon_params *p, cuzk_fr *pr
     for (unsigned i = 0; i < n; i++)
       w[i] = cur[(i + 1) * t];
     dst[0] = cur[0];
-    cuzk_pmat_vec(&dst[1], subinv, w, n);                    /* w_hat = Â^-1 w */
-    memcpy(&dst[t], &cur[1], n * sizeof(cuzk_fr));           /* v = row 0 without A00 */
+    cuzk_pmat_vec(&dst[1], subinv, w, n);          /* w_hat = Â^-1 w */
+    memcpy(&dst[t], &cur[1], n * sizeof(cuzk_fr)); /* v = row 0 without A00 */
     /* cur = M * cur', cur' = diag(1, Â) */
     for (unsigned i = 0; i < t; i++) {
       next[i * t] = m[i * t];

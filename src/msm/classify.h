@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
- * Witness classification (groth16.md §8.4): which scalars are 0 (skipped), 1 (summed by batch
- * addition) or anything else (the Pippenger tail), as bitmaps over the variable index j in the
- * density's layout (64-bit words, LSB first).
+ * Witness classification (docs/spec/groth16.md §8.4): which scalars are 0 (skipped), 1 (summed by
+ * batch addition) or anything else (the Pippenger tail), as bitmaps over the variable index j in
+ * the density's layout (64-bit words, LSB first).
  */
 #ifndef CUZK_MSM_CLASSIFY_H
 #define CUZK_MSM_CLASSIFY_H

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
- * The prover's quotient h = (A·B - C) / Z (groth16.md §4.2), and its pointwise step.
+ * The prover's quotient h = (A·B - C) / Z (docs/spec/groth16.md §4.2), and its pointwise step.
  *
  * bellperson: iFFT(a,b,c); distribute powers of g; FFT; a = (a·b - c)·Z^-1; iFFT; times g^-i.
  * Here every step is one engine pass sequence with the scalings fused and no permutation until

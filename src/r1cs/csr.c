@@ -2,7 +2,7 @@
 /* RECORD/CHECK: the A, B, C matrices in CSR form. Rows are normalized (sorted by variable,
  * repeats merged, zero coefficients dropped). Columns hold tagged variables while synthesis runs,
  * because inputs may still be allocated, and become z indices (aux j -> num_inputs + j) at
- * finish (the PCE column bug, groth16.md §10.1). */
+ * finish (the PCE column bug, docs/spec/groth16.md §10.1). */
 #include <string.h>
 
 #include "r1cs/cs_internal.h"

@@ -3,9 +3,9 @@
 //
 //   node tests/interop/verify.mjs VK_FILE PROOF_FILE INPUTS_FILE [--expect accept|reject]
 //
-// VK_FILE is a bellperson `.vk` (groth16.md §2.2: alpha_g1, beta_g1, beta_g2, gamma_g2, delta_g1,
-// delta_g2 uncompressed, a u32 big-endian count, then the ic points), PROOF_FILE 192 bytes
-// (compressed A, B, C), INPUTS_FILE the public inputs without ONE, one per line as the hex of
+// VK_FILE is a bellperson `.vk` (docs/spec/groth16.md §2.2: alpha_g1, beta_g1, beta_g2, gamma_g2,
+// delta_g1, delta_g2 uncompressed, a u32 big-endian count, then the ic points), PROOF_FILE 192
+// bytes (compressed A, B, C), INPUTS_FILE the public inputs without ONE, one per line as the hex of
 // 32 little-endian bytes. The check is the textbook one, computed with noble's own pairing:
 //   e(A, B) == e(alpha, beta) · e(ic_0 + Σ x_i·ic_i, gamma) · e(C, delta).
 // Prints `accept` or `reject`. Without --expect the exit code is 0 for accept and 1 for reject;

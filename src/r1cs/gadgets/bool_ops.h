@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
- * The AllocatedBit and Boolean gadget bodies (porep-circuit.md §2.1-2.2), inline: boolean.c
- * exports them, and the per-bit loops of the UInt32 gadgets (uint32.c) use them directly, so a
- * bit costs no call beyond the constraint system's own alloc and enforce.
+ * The AllocatedBit and Boolean gadget bodies (docs/spec/porep-circuit.md §2.1-2.2), inline:
+ * boolean.c exports them, and the per-bit loops of the UInt32 gadgets (uint32.c) use them directly,
+ * so a bit costs no call beyond the constraint system's own alloc and enforce.
  *
  * Values: a Boolean's value field is its value with negation applied; the AllocatedBit
  * operations work on the underlying bits (g_bitval). Values are computed unconditionally (a few
@@ -29,7 +29,8 @@ static inline cuzk_bool g_is(cuzk_var v, unsigned value) {
   return r;
 }
 
-/* lc += 2^e lc(b) and lc -= 2^e lc(b) (§1.6), coefficients from the power tables. */
+/* lc += 2^e lc(b) and lc -= 2^e lc(b) (docs/spec/porep-circuit.md §1.6), coefficients from the
+ * power tables. */
 static inline void g_lc_add_bool(cuzk_lc *lc, cuzk_bool b, unsigned e) {
   switch (b.kind) {
   case CUZK_BOOL_CONST:
@@ -61,7 +62,7 @@ static inline void g_lc_init3(cuzk_cs *cs, cuzk_lc *a, cuzk_lc *b, cuzk_lc *c) {
   cuzk_lc_init(c, cs);
 }
 
-/* ---- AllocatedBit (§2.1): a, b are the bits' variables, v the result value -------------- */
+/* ---- AllocatedBit (docs/spec/porep-circuit.md §2.1): a, b the bits' variables, v the result */
 
 /* alloc a; (ONE - a ; a ; ∅) */
 static inline cuzk_bool g_bit_alloc(cuzk_cs *cs, unsigned v) {
@@ -125,7 +126,7 @@ static inline cuzk_bool g_bit_and_form(cuzk_cs *cs, cuzk_var a, bool na, cuzk_va
   return g_is(c, v);
 }
 
-/* ---- Boolean with bellpepper's constant folding (§2.2) ------------------------------------ */
+/* ---- Boolean with bellpepper's constant folding (docs/spec/porep-circuit.md §2.2) --------- */
 
 /* Any constant operand decides the result without a constraint: the rules "a false -> b,
  * b false -> a, a true -> !b, b true -> !a" in that order give the same Boolean as below (when

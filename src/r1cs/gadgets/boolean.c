@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
-/* AllocatedBit and Boolean (bellpepper-core boolean.rs; porep-circuit.md §2.1-2.2): the exported
- * entry points over the inline bodies in bool_ops.h, and the Boolean LC helpers. */
+/* AllocatedBit and Boolean (bellpepper-core boolean.rs; docs/spec/porep-circuit.md §2.1-2.2): the
+ * exported entry points over the inline bodies in bool_ops.h, and the Boolean LC helpers. */
 #include "r1cs/gadgets/bool_ops.h"
 
 cuzk_bool cuzk_bit_alloc(cuzk_cs *cs, bool value) {

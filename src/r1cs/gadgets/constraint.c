@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* The small storage-proofs-core gadgets (gadgets/constraint.rs, insertion.rs `pick`;
- * porep-circuit.md §2.10): equality, addition, conditional pick. */
+ * docs/spec/porep-circuit.md §2.10): equality, addition, conditional pick. */
 #include "cuzk/gadgets.h"
 
 /* a * ONE = b: a on the A side, b on the C side (the direction is part of the R1CS). */

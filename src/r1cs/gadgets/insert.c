@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
-/* insertion.rs `insert` for sizes 2, 4 and 8 (porep-circuit.md §2.10): x placed at position
- * Σ bits[i] 2^i among the size - 1 siblings, built from picks in the reference's exact order
- * (each pick is one aux and one constraint, so the order fixes the R1CS). */
+/* insertion.rs `insert` for sizes 2, 4 and 8 (docs/spec/porep-circuit.md §2.10): x placed at
+ * position Σ bits[i] 2^i among the size - 1 siblings, built from picks in the reference's exact
+ * order (each pick is one aux and one constraint, so the order fixes the R1CS). */
 #include <string.h>
 
 #include "cuzk/gadgets.h"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
-/* MultiEq (bellperson multieq.rs; porep-circuit.md §2.4): packs several n-bit equalities
+/* MultiEq (bellperson multieq.rs; docs/spec/porep-circuit.md §2.4): packs several n-bit equalities
  * lhs = rhs into one constraint (Σ 2^shift lhs ; ONE ; Σ 2^shift rhs) while they fit in the
  * field's 254-bit capacity. Callers scale their LCs by 2^cuzk_multieq_shift themselves (from the
  * power tables), so appending here is a plain copy of terms. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
-/* multipack (bellperson multipack.rs; porep-circuit.md §2.8): bits packed into field elements
- * in chunks of CAPACITY = 254 bits, least significant first. */
+/* multipack (bellperson multipack.rs; docs/spec/porep-circuit.md §2.8): bits packed into field
+ * elements in chunks of CAPACITY = 254 bits, least significant first. */
 #include "cuzk/gadgets.h"
 
 #define CAPACITY 254

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
-/* AllocatedNum (bellpepper-core num.rs; porep-circuit.md §2.7): alloc, inputize, to_bits_le,
- * mul, square. Values are computed only when the constraint system keeps them. */
+/* AllocatedNum (bellpepper-core num.rs; docs/spec/porep-circuit.md §2.7): alloc, inputize,
+ * to_bits_le, mul, square. Values are computed only when the constraint system keeps them. */
 #include "cuzk/gadgets.h"
 
 cuzk_num cuzk_num_alloc(cuzk_cs *cs, const cuzk_fr *value) {

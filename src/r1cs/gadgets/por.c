@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
- * Merkle inclusion, storage-proofs-core PoRCircuit (gadgets/por.rs; porep-circuit.md §3) with
- * the leaf and the root as existing variables. Per level, leaf level first (base levels, then
+ * Merkle inclusion, storage-proofs-core PoRCircuit (gadgets/por.rs; docs/spec/porep-circuit.md §3)
+ * with the leaf and the root as existing variables. Per level, leaf level first (base levels, then
  * the sub level, then the top level): the index bits (LSB first), the siblings, insert and the
  * level hash (Poseidon of the level's arity, or SHA-256 of two leaves). Then one public input
  * packing all index bits (the leaf index) and (computed root ; ONE ; root).

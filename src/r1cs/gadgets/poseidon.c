@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Poseidon as neptune's legacy circuit (`circuit.rs` poseidon_hash), the gadget Filecoin's
- * trusted setups were made with (poseidon.md §6, porep-circuit.md §2.11). It runs the static
- * permutation (poseidon.md §4.3: compressed round constants, pre-sparse and sparse matrices), so
- * the witness is that algorithm's intermediate values.
+ * trusted setups were made with (docs/spec/poseidon.md §6, docs/spec/porep-circuit.md §2.11). It
+ * runs the static permutation (docs/spec/poseidon.md §4.3: compressed round constants,
+ * pre-sparse and sparse matrices), so the witness is that algorithm's intermediate values.
  *
  * The state holds "Nums": an LC plus its value, never allocated by the mix. Each S-box first
  * allocates its input ("ensure allocated": v with (Num ; ONE ; v)), then l2, l4, l5 with one

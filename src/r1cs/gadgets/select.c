@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
-/* insertion.rs `select` and the generic `insert` (porep-circuit.md §2.10): not used by PoRep's
- * trees (sizes 2, 4, 8 have hand-written forms in insert.c), kept so every tree arity the
+/* insertion.rs `select` and the generic `insert` (docs/spec/porep-circuit.md §2.10): not used by
+ * PoRep's trees (sizes 2, 4, 8 have hand-written forms in insert.c), kept so every tree arity the
  * reference accepts synthesizes the same R1CS. */
 #include "cuzk/gadgets.h"
 

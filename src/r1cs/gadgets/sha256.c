@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
-/* SHA-256 (bellperson sha256.rs; porep-circuit.md §2.5-2.6): the compression function with its
- * MultiEq batching and deferred additions, sha256 over a bit string with constant padding, and
- * Filecoin's within-byte bit reversal. */
+/* SHA-256 (bellperson sha256.rs; docs/spec/porep-circuit.md §2.5-2.6): the compression function
+ * with its MultiEq batching and deferred additions, sha256 over a bit string with constant padding,
+ * and Filecoin's within-byte bit reversal. */
 #include <string.h>
 
 #include "hashes/sha256_internal.h"

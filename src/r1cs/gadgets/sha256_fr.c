@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
-/* Field elements into and out of the SHA-256 gadget the way Filecoin does it (porep-circuit.md
- * §2.6, §3.3): an element enters as its 32-byte little-endian encoding, a digest leaves as its
- * first 254 bits read little-endian (digest[31] &= 0x3f). */
+/* Field elements into and out of the SHA-256 gadget the way Filecoin does it
+ * (docs/spec/porep-circuit.md §2.6, §3.3): an element enters as its 32-byte little-endian encoding,
+ * a digest leaves as its first 254 bits read little-endian (digest[31] &= 0x3f). */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
-/* UInt32 (bellperson uint32.rs; porep-circuit.md §2.3): 32 Booleans, LSB first. Rotations and
- * shifts only move Booleans; xor/ch/maj run the Boolean gadget bit by bit (bit 0 first); addmany
- * sums operands into freshly allocated result bits, checked through a MultiEq. */
+/* UInt32 (bellperson uint32.rs; docs/spec/porep-circuit.md §2.3): 32 Booleans, LSB first. Rotations
+ * and shifts only move Booleans; xor/ch/maj run the Boolean gadget bit by bit (bit 0 first);
+ * addmany sums operands into freshly allocated result bits, checked through a MultiEq. */
 #include <assert.h>
 
 #include "r1cs/gadgets/bool_ops.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
-/* UInt64 (storage-proofs-core gadgets/uint64.rs; porep-circuit.md §2.9): 64 Booleans, least
- * significant first. */
+/* UInt64 (storage-proofs-core gadgets/uint64.rs; docs/spec/porep-circuit.md §2.9): 64 Booleans,
+ * least significant first. */
 #include "cuzk/gadgets.h"
 
 void cuzk_u64_alloc(cuzk_cs *cs, cuzk_bool out[64], uint64_t value) {
