@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
- * PoRep foundation tests (sdr-vanilla.md §2-§4, §8, §11.1):
+ * PoRep foundation tests (docs/spec/sdr-vanilla.md §2-§4, §8, §11.1):
  * - the §2.1 table row by row (derived counts, tree shapes, depth, rows_to_discard rule) and the
  *   §2.2 registry (all 20 id <-> name round trips, api versions, features, porep_id of §2.3);
  * - rejection of unknown ids, names and sizes, and malformed size strings;
@@ -37,7 +37,7 @@ static void check_hex(const uint8_t *got, size_t n, const char *want, const char
   CHECK_MSG(!strcmp(buf, want), "%s: got %s want %s", what, buf, want);
 }
 
-/* ---- §2.1 ------------------------------------------------------------------------------------ */
+/* ---- docs/spec/sdr-vanilla.md §2.1 ----------------------------------------------------------- */
 typedef struct {
   const char *name;
   uint64_t bytes, nodes;
@@ -49,7 +49,7 @@ typedef struct {
   bool registered;
 } sector_row;
 
-/* sdr-vanilla.md §2.1, copied column by column. */
+/* docs/spec/sdr-vanilla.md §2.1, copied column by column. */
 static const sector_row spec_sectors[] = {
     {"2KiB", 2048, 64, 2, 1, 2, 2, 13, 2, 26, 64, 8, 0, 0, 1, 64, 6, 1, true},
     {"4KiB", 4096, 128, 2, 1, 2, 2, 13, 2, 26, 128, 8, 2, 0, 2, 64, 7, 1, false},
@@ -126,7 +126,7 @@ static void test_sector_table(void) {
   }
 }
 
-/* ---- §2.2, §2.3 ---------------------------------------------------------------------------------
+/* ---- docs/spec/sdr-vanilla.md §2.2, §2.3 --------------------------------------------------------
  */
 static void test_proof_table(void) {
   static const char *sizes[5] = {"2KiB", "8MiB", "512MiB", "32GiB", "64GiB"};
@@ -162,7 +162,7 @@ static void test_proof_table(void) {
     cuzk_seal_proof_porep_id(p, pid);
     CHECK(!memcmp(pid, want, 32));
   }
-  /* §2.3 example */
+  /* docs/spec/sdr-vanilla.md §2.3 example */
   const cuzk_seal_proof *p = NULL;
   uint8_t pid[32];
   CHECK(cuzk_seal_proof_by_name(&p, "StackedDrg32GiBV1_1") == CUZK_POREP_OK);
@@ -262,7 +262,7 @@ static void test_rejections(void) {
   CHECK(cuzk_porep_feature_str((cuzk_porep_feature)7) == NULL);
 }
 
-/* ---- Fr32 (§3.1) ------------------------------------------------------------------------------
+/* ---- Fr32 (docs/spec/sdr-vanilla.md §3.1) -------------------------------------------------------
  */
 /* Bit-by-bit reference: unpadded bit i -> node i/254, bit i%254 of that node. */
 static void ref_pad(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len) {
@@ -313,7 +313,7 @@ static void test_fr32_vectors(void) {
   CHECK(cuzk_fr32_pad(NULL, 32, ff, 30) == CUZK_POREP_EINVAL);
   CHECK(cuzk_fr32_pad(out, 32, NULL, 30) == CUZK_POREP_EINVAL);
   CHECK(cuzk_fr32_pad(NULL, 0, NULL, 0) == CUZK_POREP_OK);
-  /* size helpers (§3.1 examples) */
+  /* size helpers (docs/spec/sdr-vanilla.md §3.1 examples) */
   CHECK(cuzk_fr32_padded_size(127) == 128 && cuzk_fr32_unpadded_size(128) == 127);
   CHECK(cuzk_fr32_padded_size(2032) == 2048 && cuzk_fr32_unpadded_size(2048) == 2032);
   CHECK(cuzk_fr32_padded_size(34091302912ull) == 34359738368ull);
@@ -390,7 +390,7 @@ static void test_fr32_roundtrip(void) {
   free(back);
 }
 
-/* ---- tree_d / comm_d (§3.3, §3.4) ----------------------------------------------------------- */
+/* ---- tree_d / comm_d (docs/spec/sdr-vanilla.md §3.3, §3.4) ----------------------------------- */
 static const char *zero_hex[CUZK_POREP_ZERO_COMMITMENTS] = {
     [1] = "f5a5fd42d16a20302798ef6ed309979b43003d2320d9f0e8ea9831a92759fb0b",
     [2] = "3731bb99ac689f66eef5973e4a94da188f4ddcae580724fc6f3fd60dfd488333",
@@ -406,7 +406,7 @@ static void test_zero_commitments(void) {
   for (unsigned k = 0; k < CUZK_POREP_ZERO_COMMITMENTS; k++) {
     CHECK(cuzk_porep_zero_commitment(t, k) == CUZK_POREP_OK);
     CHECK_MSG(!memcmp(t, z, 32), "Z_%u from the table differs from the hashed chain", k);
-    if (zero_hex[k]) check_hex(t, 32, zero_hex[k], "Z_k (sdr-vanilla.md §3.4)");
+    if (zero_hex[k]) check_hex(t, 32, zero_hex[k], "Z_k (docs/spec/sdr-vanilla.md §3.4)");
     CHECK(cuzk_porep_comm_d_zero(t, UINT64_C(32) << k) == CUZK_POREP_OK && !memcmp(t, z, 32));
     memcpy(pair, z, 32);
     memcpy(pair + 32, z, 32);
@@ -641,11 +641,11 @@ static void test_piece_alignment(void) {
   CHECK(cuzk_porep_piece_start(&start, NULL, 1, 127) == CUZK_POREP_EINVAL);
 }
 
-/* ---- replica_id and challenges (§4, §8) --------------------------------------------------------
+/* ---- replica_id and challenges (docs/spec/sdr-vanilla.md §4, §8) --------------------------------
  */
 /* The common inputs of the seal regression records
  * (filecoin-proofs/tests/seal_regression_records-v16.json and -v18.json). Expected replica_ids /
- * challenges are those of sdr-vanilla.md §11.1 item 9 (computed there by an independent
+ * challenges are those of docs/spec/sdr-vanilla.md §11.1.9 (computed there by an independent
  * implementation; the records themselves only carry proofs). */
 static const char *rec_prover = "101cbe4b9c42604f04c703c396f788c6cb2d6d7d58f45430b12eb2edd640076c";
 static const char *rec_ticket = "e8867f2000d5597a0a5f4382c52b8b89890019df5320d486a067f38e6c68624b";

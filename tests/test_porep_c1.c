@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* C1 output (SealCommitPhase1Output): JSON write -> read -> write byte identity on a synthetic,
- * structurally complete 2KiB C1; the writer's shape against the §9.5 skeleton; the Curio
- * envelope; a corpus of malformed inputs with their error paths; a random-mutation loop.
+ * structurally complete 2KiB C1; the writer's shape against the docs/spec/sdr-vanilla.md §9.5
+ * skeleton; the Curio envelope; a corpus of malformed inputs with their error paths; a
+ * random-mutation loop.
  * Extra modes (not run by ctest):
  *   test_porep_c1 --bench-gen FILE [ID]   write a random C1 of registered proof ID (default 8,
  *                                         StackedDrg32GiBV1_1) to FILE, with timings
@@ -216,7 +217,8 @@ static void sb_column(sbuf *b) {
   sb_add(b, "}");
 }
 
-/* The §9.5 skeleton, key names and orders literally, for 2KiB (2 challenges, 2 layers). */
+/* The docs/spec/sdr-vanilla.md §9.5 skeleton, key names and orders literally, for 2KiB (2
+ * challenges, 2 layers). */
 static char *expected_2kib_skeleton(void) {
   sbuf b = {0};
   sb_add(
@@ -913,7 +915,7 @@ int main(int argc, char **argv) {
     cuzk_c1_free(back);
   }
 
-  /* the writer's shape = the §9.5 skeleton */
+  /* the writer's shape = the docs/spec/sdr-vanilla.md §9.5 skeleton */
   char *sk = skeleton(&d), *want = expected_2kib_skeleton();
   CHECK_MSG(strcmp(sk, want) == 0, "skeleton differs:\n got %.300s\nwant %.300s", sk, want);
   free(sk);

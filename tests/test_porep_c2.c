@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
-/* PoRep C2 checks around the circuit (src/porep/c2.c, sdr-vanilla.md §10) on real 2 KiB C1s
- * sealed in memory (V1_1 and the synthetic variant): a good C1 passes, with and without the
+/* PoRep C2 checks around the circuit (src/porep/c2.c, docs/spec/sdr-vanilla.md §10) on real 2 KiB
+ * C1s sealed in memory (V1_1 and the synthetic variant): a good C1 passes, with and without the
  * miner/sector identity; the re-derived public inputs equal the ones the prover sees in the C1;
  * every rejected input (zero or non-canonical commitments, wrong variant, NI-PoRep, partition
  * count, another seed, a moved parent column, an altered column row, labeling parent or path

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
-/* The PoRep StackedCircuit (porep-circuit.md §4-§6): SHAPE counts of the blank circuit for the
- * four stacked_circuit.rs test configurations (§6.1) and the real 2 KiB / 8 MiB / 512 MiB / 32 GiB
- * partitions (§6.2), and the 2 KiB matrix statistics (nnz, densities; §6.2). With a real 2 KiB C1
- * (sealed and proven in memory): CHECK mode reports the circuit satisfied, its inputs equal the
- * public inputs of §5 and its witness equals WITNESS mode's; WITNESS witnesses checked against the
- * blank circuit's RECORD matrices stay satisfied when the (unused) labeling-proof parents change
- * and fail when a parent label (column row), a path sibling or the data leaf changes; an NI C1's
- * later partitions give §5's inputs; config and C1-shape validation.
+/* The PoRep StackedCircuit (docs/spec/porep-circuit.md §4-§6): SHAPE counts of the blank circuit
+ * for the four stacked_circuit.rs test configurations (§6.1) and the real 2 KiB / 8 MiB / 512 MiB
+ * / 32 GiB partitions (§6.2), and the 2 KiB matrix statistics (nnz, densities; §6.2). With a real
+ * 2 KiB C1 (sealed and proven in memory): CHECK mode reports the circuit satisfied, its inputs
+ * equal the public inputs of §5 and its witness equals WITNESS mode's; WITNESS witnesses checked
+ * against the blank circuit's RECORD matrices stay satisfied when the (unused) labeling-proof
+ * parents change and fail when a parent label (column row), a path sibling or the data leaf
+ * changes; an NI C1's later partitions give §5's inputs; config and C1-shape validation.
  * Env: CUZK_TEST_8MIB=1 adds a real 8 MiB C1 in CHECK mode (satisfied; a changed column row
  * not), CUZK_TEST_POREP_CIRCUIT_64GIB=1 adds the 64 GiB SHAPE counts, CUZK_TEST_POREP_CIRCUIT_NNZ=1
  * the 8 MiB / 512 MiB matrix statistics, CUZK_TEST_POREP_CIRCUIT_SKIP_CHECK=1 skips the
@@ -120,7 +120,8 @@ static void test_shapes(void) {
   cuzk_cs_destroy(cs);
 }
 
-/* §6.2 matrix statistics (input constraints included): SHAPE with nnz builds every LC. */
+/* docs/spec/porep-circuit.md §6.2 matrix statistics (input constraints included): SHAPE with nnz
+ * builds every LC. */
 static void shape_nnz(const char *what, unsigned proof_id, const size_t nnz[3], size_t a_aux,
                       size_t b_aux, size_t b_in) {
   cuzk_stacked_config cfg;
@@ -202,8 +203,8 @@ static int check_c1(const cuzk_stacked_config *cfg, const cuzk_c1 *c1, cuzk_cs *
   return sat;
 }
 
-/* The §5 inputs of partition k: challenges re-derived by the proof's kind, parents from the
- * sealed graph; they must also be the nodes the vanilla proofs answer. */
+/* The docs/spec/porep-circuit.md §5 inputs of partition k: challenges re-derived by the proof's
+ * kind, parents from the sealed graph; they must also be the nodes the vanilla proofs answer. */
 static void expected_inputs(cuzk_fr *pub, const sealed *s, const cuzk_stacked_config *cfg,
                             unsigned k) {
   uint64_t ch[2] = {0, 0};
@@ -225,7 +226,8 @@ static void expected_inputs(cuzk_fr *pub, const sealed *s, const cuzk_stacked_co
   CHECK(memcmp(from_c1, pub, sizeof from_c1) == 0);
 }
 
-/* WITNESS mode (the prover's pre-compiled path): partition k's inputs are §5's; returns the cs. */
+/* WITNESS mode (the prover's pre-compiled path): partition k's inputs are
+ * docs/spec/porep-circuit.md §5's; returns the cs. */
 static cuzk_cs *witness_c1(const sealed *s, const cuzk_stacked_config *cfg, unsigned k) {
   cuzk_cs_opts o;
   cuzk_cs_opts_default(&o, CUZK_CS_WITNESS);
@@ -241,7 +243,7 @@ static cuzk_cs *witness_c1(const sealed *s, const cuzk_stacked_config *cfg, unsi
   cuzk_cs_result_get(cs, &r);
   CHECK(r.num_inputs == 40 && r.num_aux == 2685673 && r.num_constraints == 2687921);
   CHECK_MSG(r.inputs && memcmp(r.inputs + 1, pub, sizeof pub) == 0,
-            "%s partition %u: inputs differ from §5", s->p->name, k);
+            "%s partition %u: inputs differ from docs/spec/porep-circuit.md §5", s->p->name, k);
   return cs;
 }
 
@@ -325,7 +327,8 @@ static void test_real_2k(cuzk_pool *pool) {
   char msg[512] = "";
   CHECK_MSG(cuzk_stacked_check_c1(&cfg, s.c1, 0, msg, sizeof msg) == CUZK_POREP_OK, "%s", msg);
 
-  /* §5 public inputs; the WITNESS-mode witness (counts and inputs checked inside) */
+  /* docs/spec/porep-circuit.md §5 public inputs; the WITNESS-mode witness (counts and inputs
+   * checked inside) */
   CHECK(cuzk_stacked_num_public_inputs(&cfg) == 39);
   cuzk_fr pub[39];
   expected_inputs(pub, &s, &cfg, 0);
@@ -368,7 +371,8 @@ static void test_real_2k(cuzk_pool *pool) {
       CHECK(cuzk_cs_num_constraints(rc.rec) == 2687921);
       printf("  2KiB RECORD (blank): %.2f s\n", now_s() - tr);
       CHECK(first_unsat(&rc, &cfg, s.c1) == SIZE_MAX); /* honest */
-      /* the labeling proofs' parent lists are not circuit inputs (§4.4): still satisfied */
+      /* the labeling proofs' parent lists are not circuit inputs (docs/spec/porep-circuit.md §4.4):
+       * still satisfied */
       cp->labeling_proofs.v[1].parents.v[3][0] ^= 1;
       CHECK(first_unsat(&rc, &cfg, s.c1) == SIZE_MAX);
       cp->labeling_proofs.v[1].parents.v[3][0] ^= 1;
@@ -430,7 +434,8 @@ static void test_real_2k(cuzk_pool *pool) {
         strstr(msg, "exp_parents[3]: column index"));
   cp->replica_column_proofs.exp_parents.v[3].index ^= 1;
   CHECK(cuzk_stacked_check_c1(&cfg, s.c1, 0, msg, sizeof msg) == CUZK_POREP_OK);
-  memset(cp->replica_column_proofs.c_x.rows.v[1], 0xff, 32); /* not checked: not used (§4.4) */
+  /* not checked: not used (docs/spec/porep-circuit.md §4.4) */
+  memset(cp->replica_column_proofs.c_x.rows.v[1], 0xff, 32);
   memset(cp->replica_column_proofs.drg_parents.v[0].rows.v[1], 0xff, 32);
   CHECK(cuzk_stacked_check_c1(&cfg, s.c1, 0, msg, sizeof msg) == CUZK_POREP_EINVAL &&
         strstr(msg, "drg_parents[0]") && strstr(msg, "not a field element"));

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
- * SDR graph tests (sdr-vanilla.md §5, §11.1):
+ * SDR graph tests (docs/spec/sdr-vanilla.md §5, §11.1):
  * - ChaCha8 keystream vectors (draft-strombergson-chacha-test-vectors TC1/TC2/TC7/TC8, 256-bit
  *   key, 8 rounds; djb's reference vector with block counter 2^64-1 wrapping to 0) and the
  *   ChaCha8Rng u64 stream over a block boundary;
@@ -12,8 +12,8 @@
  *   and 1, V1_0 vs V1_1 placement of v-1, the V1_0 u32 expander truncation on 32GiB;
  * - the v28 cache file names of all 10 manifest entries (+ synthetic/NI names computed in §5.6);
  * - parent-cache SHA-256 digests of §5.6: 2KiB (ids 0, 5 from the manifest; 10, 15 computed by
- *   the spec's model) and 8MiB (ids 1, 6) — the 8MiB ones take ~0.5-3 s each (also under ASan);
- *   CUZK_TEST_PG_QUICK=1 checks only id 6;
+ *   the independent model of docs/spec/sdr-vanilla.md §5.6) and 8MiB (ids 1, 6) — the 8MiB ones
+ *   take ~0.5-3 s each (also under ASan); CUZK_TEST_PG_QUICK=1 checks only id 6;
  * - the cache file written to disk equals the parents, and parents_range on a pool = inline.
  * CUZK_TEST_PG_SLOW=1 adds the 512MiB digests (ids 2 and 7; 1-3 minutes each on 2 cores).
  */
@@ -37,14 +37,14 @@ static double now_s(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* §2.3: bytes 0..8 = registered proof id u64 LE, nonce 0, rest 0. */
+/* docs/spec/sdr-vanilla.md §2.3: bytes 0..8 = registered proof id u64 LE, nonce 0, rest 0. */
 static void porep_id_of(uint8_t id[32], uint64_t proof) {
   memset(id, 0, 32);
   for (int i = 0; i < 8; i++)
     id[i] = (uint8_t)(proof >> (8 * i));
 }
 
-/* §2.2: ids 0-4 V1_0_0, 5-9 V1_1_0, 10-19 (synthetic, NI) V1_2_0 */
+/* docs/spec/sdr-vanilla.md §2.2: ids 0-4 V1_0_0, 5-9 V1_1_0, 10-19 (synthetic, NI) V1_2_0 */
 static cuzk_sdr_api api_of(uint64_t proof) {
   return proof < 5 ? CUZK_SDR_API_V1_0 : proof < 10 ? CUZK_SDR_API_V1_1 : CUZK_SDR_API_V1_2;
 }
@@ -234,7 +234,8 @@ static void check_row(const cuzk_sdr_graph *g, uint64_t v, const uint32_t want[1
 }
 
 static void test_rows(void) {
-  /* §5.6 "small parent rows" (the 2KiB rows are implied by the verified digests) */
+  /* docs/spec/sdr-vanilla.md §5.6 "small parent rows" (the 2KiB rows are implied by the verified
+   * digests) */
   static const uint32_t v1[4][14] = {{0, 0, 0, 0, 0, 0, 22, 1, 6, 27, 40, 36, 18, 36},
                                      {0, 0, 0, 0, 0, 0, 57, 30, 21, 11, 22, 15, 1, 32},
                                      {0, 1, 1, 1, 1, 1, 32, 49, 26, 57, 3, 4, 47, 63},
@@ -251,7 +252,8 @@ static void test_rows(void) {
     check_row(&g5, v, v11[v], "2KiB V1_1");
   }
 
-  /* 32GiB V1_1 (id 8): seeds, keys and rows computed by the spec's Python model */
+  /* 32GiB V1_1 (id 8): seeds, keys and rows computed by the independent model of
+   * docs/spec/sdr-vanilla.md §5.6 */
   cuzk_sdr_graph g;
   graph_of(&g, 8, (uint64_t)1 << 30);
   uint8_t seed[28];
@@ -368,7 +370,7 @@ static const cache_vec manifest[] = {
      "2778a732ad46a7dc18e0564dfdf59fd321dcde74ab476fd6d3c4e6735d7cd89c"},
     {9, 1u << 31, "4905486b7af19558ac3649bc6261411858b6add534438878c4ee3b29d8b9de0b",
      "2698b74eb2606b55b98d8b095e18b6320b47f46e00075956d48640ccd1641b03"},
-    /* not in the manifest: names and 2KiB digests computed by the spec's model (§5.6) */
+    /* not in the manifest: the names and 2KiB digests of docs/spec/sdr-vanilla.md §5.6 */
     {10, 64, "1aa0c04f9b6b2ba6ece696274b0f0b53438c9acd1ae1b3943d837bacb65ad66b",
      "0c9ac05c2f3221deff12ab7b098acc90d974c3db61925b8429537e06c6062621"},
     {15, 64, "896a357165f80a0aedd30a419e412a4ef3e8d95718896655dd42fd415eab41a2",

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
-/* Sealing after the graph: the published last-layer labels (sdr-vanilla.md §11.1.1), the tree
- * vectors (§11.1.7-8), Filecoin's compound tree shapes against a naive node-by-node model,
- * encoding/decoding, column hashes. */
+/* Sealing after the graph: the published last-layer labels (docs/spec/sdr-vanilla.md §11.1.1), the
+ * tree vectors (§11.1.7, §11.1.8), Filecoin's compound tree shapes against a naive node-by-node
+ * model, encoding/decoding, column hashes. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,7 +13,7 @@
 
 static void hex32(uint8_t out[32], const char *hex) { from_hex(out, hex, 32); }
 
-/* §11.1.1: replica_id = 32 x 0x09, 11 layers, label_11[N-1] */
+/* docs/spec/sdr-vanilla.md §11.1.1: replica_id = 32 x 0x09, 11 layers, label_11[N-1] */
 static void test_labels(void) {
   static const struct {
     uint64_t n;
@@ -61,7 +61,8 @@ static cuzk_fr fr_le(uint64_t a, uint64_t b, uint64_t c, uint64_t d) {
   return r;
 }
 
-/* §11.1.7 (Poseidon_2 and a binary root) and §11.1.8 (the 32 GiB compound root) */
+/* docs/spec/sdr-vanilla.md §11.1.7 (Poseidon_2 and a binary root) and §11.1.8 (the 32 GiB compound
+ * root) */
 static void test_tree_vectors(void) {
   cuzk_fr one = cuzk_fr_one, zero = cuzk_fr_zero, h10, h01, root;
   cuzk_sdr_comm_r(&h10, &one, &zero);

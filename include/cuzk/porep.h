@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
- * The PoRep layer's foundation (sdr-vanilla.md §2-§4, §8; docs/porep.md): the parameters of every
- * sector size and registered seal proof, porep_id, Fr32 padding, tree_d / comm_d, replica_id and
- * the three kinds of challenges.
+ * The PoRep layer's foundation (docs/spec/sdr-vanilla.md §2-§4, §8; docs/porep.md): the parameters
+ * of every sector size and registered seal proof, porep_id, Fr32 padding, tree_d / comm_d,
+ * replica_id and the three kinds of challenges.
  *
  * Contract: the tables are static and read-only (thread-safe, pointers valid for the process).
  * Every input that can come from outside (sizes, proof ids, names, lengths, partition numbers) is
  * validated and answered with a cuzk_porep_err; nothing aborts. Byte conventions are Filecoin's:
  * 32-byte nodes and commitments are little-endian Fr encodings, SHA-256 outputs are "Fr-safe"
- * truncated (byte 31 &= 0x3f) where the spec says so. Lengths are in bytes unless named nodes.
+ * truncated (byte 31 &= 0x3f) where docs/spec/sdr-vanilla.md §1 says so. Lengths are in bytes
+ * unless named nodes.
  */
 #ifndef CUZK_POREP_H
 #define CUZK_POREP_H
@@ -38,7 +39,7 @@ typedef enum {
 
 const char *cuzk_porep_strerror(cuzk_porep_err e);
 
-/* ---- Constants (§1, §2.1) ------------------------------------------------------------------- */
+/* ---- Constants (docs/spec/sdr-vanilla.md §1, §2.1) ------------------------------------------- */
 #define CUZK_POREP_NODE_BYTES 32
 #define CUZK_POREP_BASE_DEGREE 6 /* DRG parents */
 #define CUZK_POREP_EXP_DEGREE 8  /* expander parents */
@@ -50,7 +51,7 @@ const char *cuzk_porep_strerror(cuzk_porep_err e);
 #define CUZK_POREP_NUM_SECTOR_SIZES 10
 #define CUZK_POREP_NUM_SEAL_PROOFS 20
 
-/* ---- Sector sizes (§2.1) --------------------------------------------------------------------- */
+/* ---- Sector sizes (docs/spec/sdr-vanilla.md §2.1) -------------------------------------------- */
 typedef struct {
   const char *name; /* "2KiB", "8MiB", ..., "64GiB" */
   uint64_t bytes;
@@ -67,7 +68,7 @@ typedef struct {
   unsigned base_trees; /* max(sub,1) * max(top,1) separate base trees */
   uint64_t leaves_per_base_tree;
   unsigned tree_d_depth;    /* log2(nodes) */
-  unsigned rows_to_discard; /* default for tree_r_last (§7.5) */
+  unsigned rows_to_discard; /* default for tree_r_last (docs/spec/sdr-vanilla.md §7.5) */
 } cuzk_sector_info;
 
 /* All sizes, smallest first; i < CUZK_POREP_NUM_SECTOR_SIZES, NULL otherwise. */
@@ -80,7 +81,7 @@ cuzk_porep_err cuzk_sector_by_bytes(const cuzk_sector_info **s, uint64_t bytes);
 cuzk_porep_err cuzk_porep_parse_size(uint64_t *bytes, const char *text);
 cuzk_porep_err cuzk_sector_parse(const cuzk_sector_info **s, const char *text);
 
-/* ---- Registered seal proofs (§2.2, §2.3) ---------------------------------------------------- */
+/* ---- Registered seal proofs (docs/spec/sdr-vanilla.md §2.2, §2.3) ---------------------------- */
 typedef enum {
   CUZK_API_V1_0_0 = 0,
   CUZK_API_V1_1_0 = 1,
@@ -94,15 +95,16 @@ typedef enum {
 } cuzk_porep_feature;
 
 typedef enum {
-  CUZK_CHALLENGES_INTERACTIVE = 0, /* §8.1, seed-based */
-  CUZK_CHALLENGES_NON_INTERACTIVE, /* §8.2 */
-  CUZK_CHALLENGES_SYNTHETIC,       /* §8.3 */
+  CUZK_CHALLENGES_INTERACTIVE = 0, /* docs/spec/sdr-vanilla.md §8.1, seed-based */
+  CUZK_CHALLENGES_NON_INTERACTIVE, /* docs/spec/sdr-vanilla.md §8.2 */
+  CUZK_CHALLENGES_SYNTHETIC,       /* docs/spec/sdr-vanilla.md §8.3 */
 } cuzk_challenge_kind;
 
 typedef struct {
   unsigned id;      /* abi.RegisteredSealProof = FFI ordinal = porep_id[0..8] */
   const char *name; /* exact JSON spelling, e.g. "StackedDrg2KiBV1_1" */
-  /* The VanillaSealProof variant in C1 JSON: the size's V1 name for every version (§9.3). */
+  /* The VanillaSealProof variant in C1 JSON: the size's V1 name for every version
+   * (docs/spec/sdr-vanilla.md §9.3). */
   const char *vanilla_variant;
   const cuzk_sector_info *sector;
   cuzk_api_version api;
@@ -129,7 +131,7 @@ unsigned cuzk_seal_proof_challenges_per_partition(const cuzk_seal_proof *p);
 void cuzk_porep_id_make(uint8_t out[32], uint64_t proof_id, uint64_t nonce);
 void cuzk_seal_proof_porep_id(const cuzk_seal_proof *p, uint8_t out[32]);
 
-/* ---- Fr32 padding (§3.1): 254 data bits per 32-byte node --------------------------------------
+/* ---- Fr32 padding (docs/spec/sdr-vanilla.md §3.1): 254 data bits per 32-byte node ---------------
  * Size helpers, bit-exact as fr32::to_padded_bytes / to_unpadded_bytes (127 <-> 128). */
 uint64_t cuzk_fr32_padded_size(uint64_t unpadded);
 uint64_t cuzk_fr32_unpadded_size(uint64_t padded);
@@ -144,7 +146,7 @@ cuzk_porep_err cuzk_fr32_pad(uint8_t *out, size_t out_cap, const uint8_t *in, si
 cuzk_porep_err cuzk_fr32_unpad(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len,
                                uint64_t offset);
 
-/* ---- tree_d and comm_d (§3.3, §3.4) ----------------------------------------------------------
+/* ---- tree_d and comm_d (docs/spec/sdr-vanilla.md §3.3, §3.4) ------------------------------------
  * Binary SHA-256 tree: leaves are the padded data nodes as they are, parent =
  * trunc254(SHA-256(left ‖ right)), comm_d = root. */
 #define CUZK_POREP_ZERO_COMMITMENTS 32 /* Z_0 (32 B) .. Z_31 (64GiB) */
@@ -167,7 +169,7 @@ cuzk_porep_err cuzk_porep_tree_d_build_pool(cuzk_pool *pool, uint8_t *tree, cons
 /* Node index (not byte offset) of the first node of `level` (0 = leaves) in that layout. */
 uint64_t cuzk_porep_tree_d_level_start(uint64_t nodes, unsigned level);
 
-/* ---- Pieces (§3.2, §3.3) ------------------------------------------------------------------------
+/* ---- Pieces (docs/spec/sdr-vanilla.md §3.2, §3.3) -----------------------------------------------
  * A piece of L unpadded bytes written after `written` unpadded bytes occupies the next
  * 127 * 2^k >= L bytes (k >= 0), starting at a multiple of that size: `left` zero bytes, the piece,
  * `right` zero bytes (pieces.rs::get_piece_alignment). EINVAL beyond 64GiB sectors. */
@@ -187,7 +189,7 @@ typedef struct {
 cuzk_porep_err cuzk_porep_comm_d_from_pieces(uint8_t out[32], uint64_t sector_bytes,
                                              const cuzk_porep_piece *pieces, size_t n);
 
-/* ---- replica_id (§4) ------------------------------------------------------------------------- */
+/* ---- replica_id (docs/spec/sdr-vanilla.md §4) ------------------------------------------------ */
 /* trunc254(SHA-256(prover_id ‖ sector_id u64 BE ‖ ticket ‖ comm_d ‖ porep_id)). */
 void cuzk_porep_replica_id(uint8_t out[32], const uint8_t prover_id[32], uint64_t sector_id,
                            const uint8_t ticket[32], const uint8_t comm_d[32],
@@ -195,29 +197,32 @@ void cuzk_porep_replica_id(uint8_t out[32], const uint8_t prover_id[32], uint64_
 /* Lotus/Curio prover_id of a miner actor id: unsigned LEB128, left-aligned in 32 zero bytes. */
 void cuzk_porep_prover_id(uint8_t out[32], uint64_t actor_id);
 
-/* ---- Challenges (§8) ------------------------------------------------------------------------
+/* ---- Challenges (docs/spec/sdr-vanilla.md §8) ---------------------------------------------------
  * All return node indexes in [1, N-1] (x mod (N-1) + 1, x the 32 bytes read little-endian).
  * Partition k, c challenges per partition: global challenge numbers k*c .. k*c+c-1. */
 /* 0 (never a challenge) if nodes < 2. */
 uint64_t cuzk_porep_bytes_to_challenge(const uint8_t b[32], uint64_t nodes);
-/* §8.1: SHA-256(replica_id ‖ seed ‖ j u32 LE). */
+/* docs/spec/sdr-vanilla.md §8.1: SHA-256(replica_id ‖ seed ‖ j u32 LE). */
 cuzk_porep_err cuzk_porep_challenges_interactive(uint64_t *out, uint64_t nodes,
                                                  const uint8_t replica_id[32],
                                                  const uint8_t seed[32], unsigned partition,
                                                  unsigned count);
-/* §8.2: SHA-256("filecoin.io|PoRep|1|NonInteractive|1" ‖ replica_id ‖ comm_r ‖ j u32 LE). */
+/* docs/spec/sdr-vanilla.md §8.2: SHA-256("filecoin.io|PoRep|1|NonInteractive|1" ‖ replica_id ‖
+ * comm_r ‖ j u32 LE). */
 cuzk_porep_err cuzk_porep_challenges_ni(uint64_t *out, uint64_t nodes, const uint8_t replica_id[32],
                                         const uint8_t comm_r[32], unsigned partition,
                                         unsigned count);
-/* §8.3: the synthetic challenges first .. first+count-1 of num_synth = min(N, 2^18). */
+/* docs/spec/sdr-vanilla.md §8.3: the synthetic challenges first .. first+count-1 of num_synth =
+ * min(N, 2^18). */
 cuzk_porep_err cuzk_porep_synth_challenges(uint64_t *out, uint64_t nodes,
                                            const uint8_t replica_id[32], const uint8_t comm_r[32],
                                            uint64_t first, uint64_t count);
-/* §8.3: which synthetic challenges partition k's c porep challenges are (indexes < num_synth). */
+/* docs/spec/sdr-vanilla.md §8.3: which synthetic challenges partition k's c porep challenges are
+ * (indexes < num_synth). */
 cuzk_porep_err cuzk_porep_synth_select(uint64_t *out, uint64_t num_synth,
                                        const uint8_t replica_id[32], const uint8_t seed[32],
                                        unsigned partition, unsigned count);
-/* §8.3: selection followed by the synthetic challenges it picks. */
+/* docs/spec/sdr-vanilla.md §8.3: selection followed by the synthetic challenges it picks. */
 cuzk_porep_err cuzk_porep_challenges_synthetic(uint64_t *out, uint64_t nodes,
                                                const uint8_t replica_id[32],
                                                const uint8_t comm_r[32], const uint8_t seed[32],

@@ -36,7 +36,7 @@ cuzk_c1_err cuzk_c1_fail(cuzk_c1_errbuf *err, cuzk_c1_err e, const char *fmt, ..
   return e;
 }
 
-/* ---- registered proofs (§2.1, §2.2) ---- */
+/* ---- registered proofs (docs/spec/sdr-vanilla.md §2.1, §2.2) ---- */
 
 /* The C1 view of the registered proofs, derived once (before main) from the porep layer's one
  * table (include/cuzk/porep.h), so the two can never disagree. */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
- * The C1 output (API-level SealCommitPhase1Output of rust-filecoin-proofs-api, spec
- * sdr-vanilla.md §9): data model, serde-compatible JSON writer, streaming JSON reader and the
- * Curio envelope {"SectorNum","Phase1Out"(base64 of the C1 JSON),"SectorSize"} (§9.6).
+ * The C1 output (API-level SealCommitPhase1Output of rust-filecoin-proofs-api,
+ * docs/spec/sdr-vanilla.md §9): data model, serde-compatible JSON writer, streaming JSON reader and
+ * the Curio envelope {"SectorNum","Phase1Out"(base64 of the C1 JSON),"SectorSize"} (§9.6).
  *
  * Memory: every array reachable from a cuzk_c1 lives in the cuzk_c1's own arena; one call to
  * cuzk_c1_free releases all of it. Vectors are {pointer, count} pairs (the *_vec types).
@@ -23,7 +23,8 @@ typedef enum {
   CUZK_C1_ERR_SYNTAX, /* not JSON: truncated, trailing garbage, bad token, invalid UTF-8 */
   CUZK_C1_ERR_TYPE,   /* JSON value of the wrong type or length, number out of range */
   CUZK_C1_ERR_FIELD,  /* missing, duplicate field; unknown enum variant / registered proof */
-  CUZK_C1_ERR_SHAPE,  /* well-typed but the counts do not match the registered proof (§9.2) */
+  CUZK_C1_ERR_SHAPE,  /* well-typed but the counts do not match the registered proof
+                         (docs/spec/sdr-vanilla.md §9.2) */
   CUZK_C1_ERR_BASE64, /* envelope: Phase1Out is not standard padded base64 */
   CUZK_C1_ERR_FORMAT  /* envelope: decoded payload is not a C1 JSON document */
 } cuzk_c1_err;
@@ -37,7 +38,7 @@ typedef struct {
 
 const char *cuzk_c1_err_str(cuzk_c1_err e);
 
-/* ---- registered proofs (§2.2) ------------------------------------------------------------ */
+/* ---- registered proofs (docs/spec/sdr-vanilla.md §2.2) --------------------------------------- */
 
 #define CUZK_C1_NUM_PROOFS 20 /* ids 0..19 */
 
@@ -59,7 +60,7 @@ const cuzk_c1_proof_info *cuzk_c1_proof_info_get(uint32_t registered_proof);
 /* -1 if the name is not one of the 20 registered proof spellings. */
 int cuzk_c1_proof_id_from_name(const char *name, size_t len);
 
-/* ---- data model (§9.1, §9.2) ------------------------------------------------------------ */
+/* ---- data model (docs/spec/sdr-vanilla.md §9.1, §9.2) ---------------------------------------- */
 
 typedef uint8_t cuzk_c1_b32[32]; /* a 32-byte domain element, byte 0 first (LE Fr repr) */
 
@@ -151,7 +152,7 @@ typedef struct cuzk_c1_arena cuzk_c1_arena;
  * size (0 = StackedDrg2KiBV1, 1 = 8MiB, 2 = 512MiB, 3 = 32GiB, 4 = 64GiB); the reader keeps what
  * the document says, the shape check requires it to match registered_proof. */
 typedef struct {
-  uint32_t registered_proof; /* §2.2 id 0..19 */
+  uint32_t registered_proof; /* docs/spec/sdr-vanilla.md §2.2 id 0..19 */
   uint32_t vanilla_variant;  /* 0..4 */
   cuzk_c1_partition_vec vanilla_proofs;
   cuzk_c1_b32 comm_r, comm_d, replica_id, seed, ticket;
@@ -173,10 +174,10 @@ void cuzk_c1_free(cuzk_c1 *c1);
 /* Zeroed memory from c1's arena (8-byte aligned), freed with the C1; NULL on failure. */
 void *cuzk_c1_alloc(cuzk_c1 *c1, size_t bytes);
 
-/* A C1 of the exact shape a registered proof's C1 has (§2.1, §9.2): P partitions × c
- * challenges, all paths/columns/parents allocated with the right counts and Merkle variants,
- * layer_index fields set (1..L, encoding L), every 32-byte value and index zero, for a generator
- * to fill in. NULL for an unknown id or on allocation failure. */
+/* A C1 of the exact shape a registered proof's C1 has (docs/spec/sdr-vanilla.md §2.1, §9.2): P
+ * partitions × c challenges, all paths/columns/parents allocated with the right counts and Merkle
+ * variants, layer_index fields set (1..L, encoding L), every 32-byte value and index zero, for a
+ * generator to fill in. NULL for an unknown id or on allocation failure. */
 cuzk_c1 *cuzk_c1_new_shaped(uint32_t registered_proof);
 
 /* Checks the counts and Merkle variants against registered_proof (the shape of
@@ -184,7 +185,7 @@ cuzk_c1 *cuzk_c1_new_shaped(uint32_t registered_proof);
  * layer_index values. */
 cuzk_c1_err cuzk_c1_check_shape(const cuzk_c1 *c1, cuzk_c1_errbuf *err);
 
-/* ---- JSON (serde_json compact, §9.4) ---------------------------------------------------- */
+/* ---- JSON (serde_json compact, docs/spec/sdr-vanilla.md §9.4) -------------------------------- */
 
 /* Writes the compact JSON serde_json::to_vec produces: declared key order, 32-byte values as
  * arrays of 32 numbers, "_h":null in every Column. *out is malloc'd (caller frees). */
@@ -202,7 +203,7 @@ cuzk_c1_err cuzk_c1_write_json(const cuzk_c1 *c1, uint8_t **out, size_t *out_len
 cuzk_c1_err cuzk_c1_read_json(cuzk_c1 **out, const uint8_t *data, size_t len, unsigned flags,
                               cuzk_c1_errbuf *err);
 
-/* ---- Curio envelope (§9.6) ---------------------------------------------------------------- */
+/* ---- Curio envelope (docs/spec/sdr-vanilla.md §9.6) ------------------------------------------ */
 
 /* {"SectorNum":<int64>,"Phase1Out":"<standard padded base64 of c1_json>","SectorSize":<u64>}
  * as Go's encoding/json writes it (that key order, compact). *out is malloc'd. */

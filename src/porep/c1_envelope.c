@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 #define _GNU_SOURCE /* memmem, strnlen */
 /* The Curio envelope {"SectorNum":<int64>,"Phase1Out":"<base64 C1 JSON>","SectorSize":<u64>}
- * (§9.6) and the one entry point that reads either it or a raw C1 JSON document. */
+ * (docs/spec/sdr-vanilla.md §9.6) and the one entry point that reads either it or a raw C1 JSON
+ * document. */
 #include <inttypes.h>
 #include <sodium.h>
 #include <stdio.h>

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * Internal to the C1 JSON reader and writer: one table-driven description of the serde layout
- * (§9.4) that both walk, so key names and orders are written once (c1_json_schema.c).
+ * (docs/spec/sdr-vanilla.md §9.4) that both walk, so key names and orders are written once
+ * (c1_json_schema.c).
  */
 #ifndef CUZK_POREP_C1_JSON_H
 #define CUZK_POREP_C1_JSON_H

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
-/* The serde JSON layout of SealCommitPhase1Output (§9.4 key orders), as tables over the C structs
- * of porep/c1.h. Field order here = the order serde writes = declaration order in Rust. */
+/* The serde JSON layout of SealCommitPhase1Output (docs/spec/sdr-vanilla.md §9.4 key orders), as
+ * tables over the C structs of porep/c1.h. Field order here = the order serde writes = declaration
+ * order in Rust. */
 #include <stddef.h>
 
 #include "porep/c1_json.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* C1 JSON writer: walks the schema (c1_json_schema.c) with yajl_gen, compact output as
- * serde_json::to_vec writes it (§9.4). */
+ * serde_json::to_vec writes it (docs/spec/sdr-vanilla.md §9.4). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,8 +2,9 @@
 /*
  * PoRep C2 around the StackedCircuit: what seal_commit_phase2 does besides proving.
  *  - the parameter files' names (rust-fil-proofs parameter_cache: v28-<prefix>-<sha256(id)>);
- *  - the checks it makes before proving (sdr-vanilla.md §10), plus the cheap consistency checks
- *    that turn a C1 which could only give invalid proofs into a clear error before any work;
+ *  - the checks it makes before proving (docs/spec/sdr-vanilla.md §10), plus cheap consistency
+ *    checks that turn a C1 which could only give invalid proofs into a clear error before any
+ *    work;
  *  - the public inputs of every partition re-derived from the commitments (never from the C1's
  *    vanilla proofs), and verification of the partition proofs (its final verify_seal).
  * Used by cuzk-bench (prove/verify) and by the engine. Thread-safe: a context is read-only after
@@ -54,11 +55,11 @@ typedef struct {
 } cuzk_c2_sector;
 
 /*
- * Derives ctx from c1, checking what public inputs and verification rely on (sdr-vanilla.md §10):
- * a known registered proof whose VanillaSealProof variant has its sector size; not NI-PoRep (its
- * C2 output is a SnarkPack aggregate: not supported); comm_d, comm_r and seed not all zero;
- * replica_id, comm_d and comm_r canonical Fr; the proof's partition count. Errors (msg names the
- * field): EPROOF, EINVAL.
+ * Derives ctx from c1, checking what public inputs and verification rely on
+ * (docs/spec/sdr-vanilla.md §10): a known registered proof whose VanillaSealProof variant has its
+ * sector size; not NI-PoRep (its C2 output is a SnarkPack aggregate: not supported); comm_d, comm_r
+ * and seed not all zero; replica_id, comm_d and comm_r canonical Fr; the proof's partition count.
+ * Errors (msg names the field): EPROOF, EINVAL.
  */
 cuzk_porep_err cuzk_c2_ctx_init(cuzk_c2_ctx *ctx, const cuzk_c1 *c1, char *msg, size_t msg_len);
 

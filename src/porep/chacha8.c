@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* ChaCha with 8 rounds (djb's original layout: 64-bit counter, 64-bit nonce) and the
- * rand_chacha 0.3 ChaCha8Rng stream the DRG sampler draws from (sdr-vanilla.md §5.2). */
+ * rand_chacha 0.3 ChaCha8Rng stream the DRG sampler draws from (docs/spec/sdr-vanilla.md §5.2). */
 #include <string.h>
 
 #include "porep/graph.h"

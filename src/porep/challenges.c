@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
-/* PoRep challenges (sdr-vanilla.md §8, stacked/vanilla/challenges.rs): interactive (seed),
- * non-interactive (comm_r) and synthetic (BLAKE2b keys, ChaCha20 keystreams; libsodium).
+/* PoRep challenges (docs/spec/sdr-vanilla.md §8, stacked/vanilla/challenges.rs): interactive
+ * (seed), non-interactive (comm_r) and synthetic (BLAKE2b keys, ChaCha20 keystreams; libsodium).
  * Partition k with c challenges per partition uses global challenge numbers k*c .. k*c+c-1. */
 #include <sodium.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
-/* tree_d and comm_d (sdr-vanilla.md §3.3, §3.4): a binary tree over the padded data nodes, leaves
- * as they are, parent = trunc254(SHA-256(left ‖ right)); the zero commitments Z_k. */
+/* tree_d and comm_d (docs/spec/sdr-vanilla.md §3.3, §3.4): a binary tree over the padded data
+ * nodes, leaves as they are, parent = trunc254(SHA-256(left ‖ right)); the zero commitments Z_k. */
 #include <string.h>
 
 #include "cuzk/pool.h"
@@ -8,8 +8,8 @@
 #include "cuzk/sha256.h"
 
 /* Z_0 = 32 zero bytes, Z_{k+1} = trunc254(SHA-256(Z_k ‖ Z_k)): the root of 32 * 2^k zero bytes
- * (sdr-vanilla.md §3.4; levels 0-17 as Curio's supraseal tree_d_cc_nodes.h). The test rebuilds
- * the chain by hashing. */
+ * (docs/spec/sdr-vanilla.md §3.4; levels 0-17 as Curio's supraseal tree_d_cc_nodes.h). The test
+ * rebuilds the chain by hashing. */
 static const uint8_t zero_commitments[CUZK_POREP_ZERO_COMMITMENTS][32] = {
     /* Z_0, 32 B */ {0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
                      0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* The 3-round Feistel permutation with a BLAKE2b round function that maps expander slots to
- * nodes (sdr-vanilla.md §5.3, storage-proofs-core crypto/feistel.rs): one input at a time
+ * nodes (docs/spec/sdr-vanilla.md §5.3, storage-proofs-core crypto/feistel.rs): one input at a time
  * (scalar), or a range of inputs in AVX2 / AVX-512 lanes (feistel_lanes.inc, picked at run time).
  * BLAKE2b is a specialised one-block compression; libsodium's is kept as the reference. */
 #include <sodium.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
-/* Fr32 padding (sdr-vanilla.md §3.1): the unpadded bytes are a little-endian bit stream cut into
- * 254-bit units, each stored in the low 254 bits of a 32-byte node (bits 254, 255 zero).
+/* Fr32 padding (docs/spec/sdr-vanilla.md §3.1): the unpadded bytes are a little-endian bit stream
+ * cut into 254-bit units, each stored in the low 254 bits of a 32-byte node (bits 254, 255 zero).
  *
  * 127 bytes = 1016 bits = exactly 4 nodes, so the work is done per 127 -> 128-byte group. Node k
  * of a group holds stream bits 254k .. 254k+253, which start at byte 254k/8 = 0, 31, 63, 95 with

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
-/* The SDR graph: domain seeds from porep_id (sdr-vanilla.md §5.1), DRG bucket parents
+/* The SDR graph: domain seeds from porep_id (docs/spec/sdr-vanilla.md §5.1), DRG bucket parents
  * (§5.2, storage-proofs-core drgraph.rs::BucketGraph::parents), expander parents (§5.3,
  * stacked/vanilla/graph.rs::correspondent) and the 14-parent list (§5.4). */
 #include <string.h>

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
- * The SDR graph (sdr-vanilla.md §5): DRG base parents drawn with rand_chacha's ChaCha8Rng,
- * expander parents from a 3-round BLAKE2b Feistel permutation, the 14-parent list of a node and
- * the Filecoin parent cache file (56 bytes per node, its v28 name and SHA-256 digest). Everything
- * here is bit-exact with rust-fil-proofs v19 (storage-proofs-core drgraph.rs and crypto/feistel.rs,
- * storage-proofs-porep stacked/vanilla/graph.rs and cache.rs).
+ * The SDR graph (docs/spec/sdr-vanilla.md §5): DRG base parents drawn with rand_chacha's
+ * ChaCha8Rng, expander parents from a 3-round BLAKE2b Feistel permutation, the 14-parent list of a
+ * node and the Filecoin parent cache file (56 bytes per node, its v28 name and SHA-256 digest).
+ * Everything here is bit-exact with rust-fil-proofs v19 (storage-proofs-core drgraph.rs and
+ * crypto/feistel.rs, storage-proofs-porep stacked/vanilla/graph.rs and cache.rs).
  *
  * Internal header of the porep layer (to be folded into the public porep header). A graph is
  * fixed by porep_id (§2.3), the api version and the node count N = sector bytes / 32. All
@@ -34,7 +34,7 @@ extern "C" {
 #define CUZK_SDR_PARENT_CACHE_NAME_BYTES 86
 
 /* The values equal cuzk_api_version's (include/cuzk/porep.h); 1.1.0 and 1.2.0 give identical
- * graphs (§2.3). */
+ * graphs (docs/spec/sdr-vanilla.md §2.3). */
 typedef enum {
   CUZK_SDR_API_V1_0 = 0, /* ApiVersion V1_0_0: predecessor last, u32 expander truncation */
   CUZK_SDR_API_V1_1 = 1, /* ApiVersion V1_1_0 */
@@ -67,7 +67,7 @@ typedef struct {
 void cuzk_chacha8_rng_init(cuzk_chacha8_rng *rng, const uint8_t seed[32]);
 uint64_t cuzk_chacha8_rng_next_u64(cuzk_chacha8_rng *rng);
 
-/* ---- Feistel permutation (feistel.c, §5.3) ------------------------------------------------ */
+/* ---- Feistel permutation (feistel.c, docs/spec/sdr-vanilla.md §5.3) -------------------------- */
 typedef struct {
   uint64_t num_elements; /* the domain 0..M-1 */
   uint64_t keys[3];      /* round keys (keys 0..2 of the four derived ones) */
@@ -100,7 +100,7 @@ void cuzk_feistel_permute_range(const cuzk_feistel *f, uint64_t first, size_t n,
 bool cuzk_feistel_permute_range_impl(cuzk_feistel_impl impl, const cuzk_feistel *f, uint64_t first,
                                      size_t n, uint64_t *out);
 
-/* ---- The graph (graph.c, §5.1-5.4) -------------------------------------------------------- */
+/* ---- The graph (graph.c, docs/spec/sdr-vanilla.md §5.1-§5.4) --------------------------------- */
 typedef struct {
   uint64_t nodes; /* N */
   cuzk_sdr_api api;
@@ -114,8 +114,9 @@ typedef struct {
 cuzk_sdr_graph_err cuzk_sdr_graph_init(cuzk_sdr_graph *g, const uint8_t porep_id[32],
                                        cuzk_sdr_api api, uint64_t nodes);
 
-/* v < g->nodes (not checked). Base: 6 DRG parents in Rust's order (§5.2); expander: 8 (§5.3);
- * parents: base then expander, 14 values, the order of labeling, proofs and the cache file. */
+/* v < g->nodes (not checked). Base: 6 DRG parents in Rust's order (docs/spec/sdr-vanilla.md §5.2);
+ * expander: 8 (§5.3); parents: base then expander, 14 values, the order of labeling, proofs and the
+ * cache file. */
 void cuzk_sdr_graph_base_parents(const cuzk_sdr_graph *g, uint64_t v,
                                  uint32_t out[CUZK_SDR_BASE_DEGREE]);
 void cuzk_sdr_graph_exp_parents(const cuzk_sdr_graph *g, uint64_t v,
@@ -127,7 +128,7 @@ void cuzk_sdr_graph_parents(const cuzk_sdr_graph *g, uint64_t v, uint32_t out[CU
 cuzk_sdr_graph_err cuzk_sdr_graph_parents_range(const cuzk_sdr_graph *g, cuzk_pool *pool,
                                                 uint64_t begin, uint64_t end, uint32_t *out);
 
-/* ---- Parent cache file (parent_cache.c, §5.5) --------------------------------------------- */
+/* ---- Parent cache file (parent_cache.c, docs/spec/sdr-vanilla.md §5.5) ----------------------- */
 /* <hex> of the file name: SHA-256("poseidon_hasher" || graph identifier || keys 0..3 LE64 ||
  * N as u32 LE), lowercase; the name is "v28-sdr-parent-<hex>.cache". */
 void cuzk_sdr_parent_cache_id(const cuzk_sdr_graph *g, char hex[65]);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
-/* The Filecoin parent cache file (sdr-vanilla.md §5.5, stacked/vanilla/cache.rs): the 14 parents
- * of every node as u32 little-endian, its v28 file name and its SHA-256 digest. */
+/* The Filecoin parent cache file (docs/spec/sdr-vanilla.md §5.5, stacked/vanilla/cache.rs): the 14
+ * parents of every node as u32 little-endian, its v28 file name and its SHA-256 digest. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>

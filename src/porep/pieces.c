@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
-/* Pieces inside a sector (sdr-vanilla.md §3.2, §3.3; filecoin-proofs pieces.rs): where a piece of
- * unpadded bytes is written, and comm_d from the pieces' commitments (compute_comm_d). */
+/* Pieces inside a sector (docs/spec/sdr-vanilla.md §3.2, §3.3; filecoin-proofs pieces.rs): where a
+ * piece of unpadded bytes is written, and comm_d from the pieces' commitments (compute_comm_d). */
 #include <string.h>
 
 #include "cuzk/porep.h"

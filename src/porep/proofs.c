@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
-/* The parameters of every sector size (sdr-vanilla.md §2.1) and every registered seal proof
- * (§2.2), porep_id (§2.3), and sector sizes parsed from text. */
+/* The parameters of every sector size (docs/spec/sdr-vanilla.md §2.1) and every registered seal
+ * proof (§2.2), porep_id (§2.3), and sector sizes parsed from text. */
 #include <string.h>
 
 #include "cuzk/porep.h"
@@ -27,7 +27,8 @@
 #define GiB (UINT64_C(1) << 30)
 
 /* filecoin-proofs constants.rs (LAYERS, POREP_PARTITIONS, minimum challenges) and the
- * SectorShape* aliases. Depth = log2(nodes); rows_to_discard per §7.5 (3-row base trees: 1). */
+ * SectorShape* aliases. Depth = log2(nodes); rows_to_discard per docs/spec/sdr-vanilla.md §7.5
+ * (3-row base trees: 1). */
 static const cuzk_sector_info sectors[CUZK_POREP_NUM_SECTOR_SIZES] = {
     SECTOR("2KiB", 2 * KiB, 2, true, 2, 1, 26, 13, 0, 0, 6, 1),
     SECTOR("4KiB", 4 * KiB, 2, false, 2, 1, 26, 13, 2, 0, 7, 1),
@@ -45,7 +46,7 @@ static const cuzk_sector_info sectors[CUZK_POREP_NUM_SECTOR_SIZES] = {
 enum { S2K = 0, S8M = 4, S512M = 6, S32G = 8, S64G = 9 };
 
 /* name = "StackedDrg" size suffix; the C1 JSON names the vanilla proofs of every version of a
- * size by its V1 name (sdr-vanilla.md §9.3). */
+ * size by its V1 name (docs/spec/sdr-vanilla.md §9.3). */
 #define PROOF(i, size, suffix, s, v, f)                                                        \
   {                                                                                            \
     .id = (i), .name = "StackedDrg" #size #suffix, .vanilla_variant = "StackedDrg" #size "V1", \

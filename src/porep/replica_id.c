@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
-/* replica_id (sdr-vanilla.md §4, params.rs::generate_replica_id) and the Lotus/Curio prover_id. */
+/* replica_id (docs/spec/sdr-vanilla.md §4, params.rs::generate_replica_id) and the Lotus/Curio
+ * prover_id. */
 #include <string.h>
 
 #include "cuzk/porep.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
-/* SDR labeling (PC1, sdr-vanilla.md §6): each label is SHA-256 over a fixed 1248-byte message,
- * built in one buffer with its padding and run through the compression function directly (SHA-NI
- * when present) rather than through the streaming API. */
+/* SDR labeling (PC1, docs/spec/sdr-vanilla.md §6): each label is SHA-256 over a fixed 1248-byte
+ * message, built in one buffer with its padding and run through the compression function directly
+ * (SHA-NI when present) rather than through the streaming API. */
 #include <string.h>
 
 #include "cuzk/sha256.h"

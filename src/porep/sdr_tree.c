@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Replica encoding, tree_c / tree_r_last as Filecoin builds them (Poseidon oct trees with sub/top
- * compound roots, sdr-vanilla.md §7) and comm_r. Tree levels are hashed in parallel slices with
- * cuzk_poseidon_hash_many: a level's children are contiguous, arity by arity. */
+ * compound roots, docs/spec/sdr-vanilla.md §7) and comm_r. Tree levels are hashed in parallel
+ * slices with cuzk_poseidon_hash_many: a level's children are contiguous, arity by arity. */
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,7 +61,7 @@ void cuzk_sdr_tree_free(cuzk_sdr_tree *t) {
 bool cuzk_sdr_tree_build(cuzk_sdr_tree *t, const cuzk_fr *leaves, uint64_t n, unsigned base_trees,
                          unsigned sub_arity, unsigned top_arity, cuzk_pool *pool) {
   memset(t, 0, sizeof *t);
-  /* the shapes of §2.1: 1, 2 (sub 2), 8 (sub 8), 16 (sub 8, top 2) */
+  /* the shapes of docs/spec/sdr-vanilla.md §2.1: 1, 2 (sub 2), 8 (sub 8), 16 (sub 8, top 2) */
   bool shape = (base_trees == 1 && !sub_arity && !top_arity) ||
                (base_trees == 2 && sub_arity == 2 && !top_arity) ||
                (base_trees == 8 && sub_arity == 8 && !top_arity) ||

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
- * Sealing after the graph (sdr-vanilla.md §6-§7): SDR labels of every layer, the replica
+ * Sealing after the graph (docs/spec/sdr-vanilla.md §6-§7): SDR labels of every layer, the replica
  * encoding, Poseidon oct trees with Filecoin's compound (sub/top) roots for tree_c and
  * tree_r_last, and comm_r. Internal header of the porep layer (to be folded into the public
  * porep header). Domain values are 32-byte little-endian canonical Fr encodings, as on disk.
@@ -16,10 +16,11 @@
 #include "cuzk/pool.h"
 #include "porep/graph.h"
 
-/* ---- labels (sdr_labels.c, §6) ------------------------------------------------------------ */
+/* ---- labels (sdr_labels.c, docs/spec/sdr-vanilla.md §6) -------------------------------------- */
 /* The label of node v in layer l (1-based): SHA-256 of replica_id, (l BE32, v BE64, 20 zero
- * bytes) and, for v >= 1, the 37 parent labels of §6 (base parents from cur, expanders from prev),
- * truncated to 254 bits. cur holds layer l's labels of nodes < v; prev layer l-1 (NULL for l = 1).
+ * bytes) and, for v >= 1, the 37 parent labels of docs/spec/sdr-vanilla.md §6 (base parents from
+ * cur, expanders from prev), truncated to 254 bits. cur holds layer l's labels of nodes < v; prev
+ * layer l-1 (NULL for l = 1).
  */
 void cuzk_sdr_label(uint8_t out[32], const uint8_t replica_id[32], unsigned layer, uint64_t v,
                     const uint32_t parents[CUZK_SDR_DEGREE], const uint8_t *cur,
@@ -31,14 +32,14 @@ void cuzk_sdr_label(uint8_t out[32], const uint8_t replica_id[32], unsigned laye
 void cuzk_sdr_label_layers(uint8_t *labels, const uint8_t replica_id[32], unsigned layers,
                            const uint32_t *parents, uint64_t n);
 
-/* ---- encoding (§7.1) ---------------------------------------------------------------------- */
+/* ---- encoding (docs/spec/sdr-vanilla.md §7.1) ------------------------------------------------ */
 /* replica[v] = key[v] + data[v] mod r for n nodes; false if a data node is not a canonical Fr
  * (Fr32 padding guarantees it) or a key is not. replica may alias data. */
 bool cuzk_sdr_encode(uint8_t *replica, const uint8_t *key, const uint8_t *data, uint64_t n);
 /* data[v] = replica[v] - key[v] mod r (unsealing). */
 bool cuzk_sdr_decode(uint8_t *data, const uint8_t *key, const uint8_t *replica, uint64_t n);
 
-/* ---- Poseidon trees (sdr_tree.c, §7.2-7.4) ----------------------------------------------- */
+/* ---- Poseidon trees (sdr_tree.c, docs/spec/sdr-vanilla.md §7.2-§7.4) ------------------------- */
 /*
  * A Filecoin Poseidon tree: `base_trees` oct trees over equal contiguous slices of the leaves
  * (all levels kept, leaves first), then the compound root: the base root itself (1 tree), a

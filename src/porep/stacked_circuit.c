@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
-/* StackedCircuit (porep-circuit.md §4) and its public inputs (§5); see stacked_circuit.h. */
+/* StackedCircuit (docs/spec/porep-circuit.md §4) and its public inputs (§5); see
+ * stacked_circuit.h. */
 #include "porep/stacked_circuit.h"
 
 #include <stdio.h>
@@ -240,7 +241,8 @@ cuzk_porep_err cuzk_stacked_check_c1(const cuzk_stacked_config *c, const cuzk_c1
             "node) is %llu",
             i, paths[k].what, (unsigned long long)pos, (unsigned long long)node);
     }
-    /* the two private globals come from proof 0; every proof must agree (§4.4) */
+    /* the two private globals come from proof 0; every proof must agree
+     * (docs/spec/porep-circuit.md §4.4) */
     if (memcmp(cp->comm_r_last_proof.root, pp->v[0].comm_r_last_proof.root, 32) ||
         memcmp(rc->c_x.inclusion_proof.root,
                pp->v[0].replica_column_proofs.c_x.inclusion_proof.root, 32))
@@ -316,7 +318,8 @@ static cuzk_r1cs_err por(synth *s, bool sha, const cuzk_num *leaf, const cuzk_nu
   return cuzk_gadget_por(s->cs, &sh, leaf, root, s->levels);
 }
 
-/* create_label_circuit (§4.3) over the np (6 or 14) parents' bits in s->pbits. */
+/* create_label_circuit (docs/spec/porep-circuit.md §4.3) over the np (6 or 14) parents' bits in
+ * s->pbits. */
 static cuzk_r1cs_err create_label(synth *s, cuzk_num *label, const cuzk_bool rid_bits[256],
                                   unsigned np, unsigned layer, const cuzk_bool challenge[64]) {
   cuzk_bool *m = s->msg_bits;
@@ -418,7 +421,7 @@ cuzk_porep_err cuzk_stacked_synthesize(cuzk_cs *cs, const cuzk_stacked_config *c
     goto out;
   }
 
-  /* §4.1 */
+  /* docs/spec/porep-circuit.md §4.1 */
   cuzk_num rid = num_alloc_b32(&s, pp ? c1->replica_id : NULL);
   cuzk_num_inputize(cs, &rid);
   cuzk_bool rid_bits[256];
@@ -434,7 +437,7 @@ cuzk_porep_err cuzk_stacked_synthesize(cuzk_cs *cs, const cuzk_stacked_config *c
   cuzk_num h = cuzk_gadget_poseidon(cs, s.p2, pre);
   cuzk_gadget_equal(cs, &comm_r, &h);
 
-  /* §4.2 */
+  /* docs/spec/porep-circuit.md §4.2 */
   for (unsigned i = 0; i < cfg->challenges; i++) {
     cuzk_r1cs_err e =
         synth_challenge(&s, pp ? &pp->v[i] : NULL, rid_bits, &comm_d, &comm_r_last, &comm_c);
@@ -457,7 +460,7 @@ out:
   return pe;
 }
 
-/* ---- public inputs (§5) ---------------------------------------------------------------------- */
+/* ---- public inputs (docs/spec/porep-circuit.md §5) ------------------------------------------- */
 
 cuzk_porep_err cuzk_stacked_public_inputs_c1(cuzk_fr *out, const cuzk_stacked_config *cfg,
                                              const cuzk_c1 *c1, unsigned partition, char *msg,

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
- * The SDR PoRep commit-phase-2 circuit, StackedCircuit, for one partition (porep-circuit.md §4)
- * over cuzk_cs, and its public-input vector (§5). Internal header of the porep layer.
+ * The SDR PoRep commit-phase-2 circuit, StackedCircuit, for one partition
+ * (docs/spec/porep-circuit.md §4) over cuzk_cs, and its public-input vector (§5). Internal header
+ * of the porep layer.
  *
  * The same synthesis serves every constraint-system mode: with a C1 and a constraint system that
  * keeps values it is the prover's circuit (witness from the partition's vanilla proofs, §4.4);
@@ -48,10 +49,10 @@ cuzk_porep_err cuzk_stacked_config_from_proof(cuzk_stacked_config *cfg, uint32_t
 size_t cuzk_stacked_num_public_inputs(const cuzk_stacked_config *cfg);
 
 /*
- * StackedCircuit::synthesize for partition `partition` (§4.1-§4.3, exact allocation and
- * constraint order). c1 NULL: the blank circuit (the constraint system must not keep values).
- * With a c1, its shape is checked against cfg first (partition count, C challenges, L rows,
- * 6 + 8 parent columns, Merkle path kinds, levels, sibling counts and indices, the paths'
+ * StackedCircuit::synthesize for partition `partition` (docs/spec/porep-circuit.md §4.1-§4.3, exact
+ * allocation and constraint order). c1 NULL: the blank circuit (the constraint system must not keep
+ * values). With a c1, its shape is checked against cfg first (partition count, C challenges, L
+ * rows, 6 + 8 parent columns, Merkle path kinds, levels, sibling counts and indices, the paths'
  * leaf positions equal to the challenge (comm_d, comm_r_last, c_x) or the column index (parents),
  * comm_r_last/comm_c agreement across the partition, canonical field elements) and the witness
  * comes from vanilla_proofs[partition] (§4.4). Errors: EINVAL (msg says what), EPARTITION, ENOMEM;
@@ -67,10 +68,11 @@ cuzk_porep_err cuzk_stacked_check_c1(const cuzk_stacked_config *cfg, const cuzk_
                                      unsigned partition, char *msg, size_t msg_len);
 
 /*
- * StackedCompound::generate_public_inputs (§5): out (cuzk_stacked_num_public_inputs entries) =
- * [replica_id, comm_d, comm_r] then per challenge c: c, its 6 drg parents, its 8 exp parents, c,
- * c, c. The commitments are 32-byte LE field elements (EINVAL if not canonical); challenges has
- * C entries, parents 14 per challenge (6 base then 8 expansion, the graph's order).
+ * StackedCompound::generate_public_inputs (docs/spec/porep-circuit.md §5): out
+ * (cuzk_stacked_num_public_inputs entries) = [replica_id, comm_d, comm_r] then per challenge c: c,
+ * its 6 drg parents, its 8 exp parents, c, c, c. The commitments are 32-byte LE field elements
+ * (EINVAL if not canonical); challenges has C entries, parents 14 per challenge (6 base then 8
+ * expansion, the graph's order).
  */
 cuzk_porep_err cuzk_stacked_public_inputs(cuzk_fr *out, const cuzk_stacked_config *cfg,
                                           const uint8_t replica_id[32], const uint8_t comm_d[32],

@@ -109,7 +109,8 @@ static void column_proof(cuzk_c1_column_proof *cp, const cuzk_sealed_sector *s, 
   poseidon_proof(&cp->inclusion_proof, &s->tree_c, node);
 }
 
-/* The 37 labels hashed for (layer, x), §6; `label(layer, node)` reads them. */
+/* The 37 labels hashed for (layer, x), docs/spec/sdr-vanilla.md §6; `label(layer, node)` reads
+ * them. */
 static void label_parents(cuzk_c1_b32 *out, const cuzk_sealed_sector *s, unsigned layer,
                           uint64_t x) {
   const uint32_t *par = s->parents + CUZK_SDR_DEGREE * x;
@@ -316,7 +317,8 @@ cuzk_porep_err cuzk_vanilla_verify(const cuzk_c1 *c1, char *msg, size_t msg_len)
       for (unsigned l = 1; l <= L; l++) {
         const cuzk_c1_labeling_proof *lp = &cp->labeling_proofs.v[l - 1];
         if (lp->node != x || lp->layer_index != l) BAD("labeling_proofs[%u]: node/layer", l - 1);
-        /* the parents must be the parent columns' rows, in the order of §6 */
+        /* the parents must be the parent columns' rows, in the order of
+         * docs/spec/sdr-vanilla.md §6 */
         unsigned deg = l == 1 ? CUZK_SDR_BASE_DEGREE : CUZK_SDR_DEGREE;
         for (unsigned q = 0; q < 37; q++) {
           unsigned j = q % deg;

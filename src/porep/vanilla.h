@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
- * Sealing a test-size sector in memory and its C1 vanilla proofs (sdr-vanilla.md §4-§9): the
- * sealed state (data, tree_d, parents, labels, replica, tree_c, tree_r_last, the commitments),
+ * Sealing a test-size sector in memory and its C1 vanilla proofs (docs/spec/sdr-vanilla.md §4-§9):
+ * the sealed state (data, tree_d, parents, labels, replica, tree_c, tree_r_last, the commitments),
  * the proofs of every partition's challenges into a C1 (c1.h), and the native verification of a
  * C1 — recomputed challenges, labels, encodings and Merkle roots, the checks C1 itself makes and
  * the circuit enforces. Internal header of the porep layer.
@@ -36,14 +36,14 @@ cuzk_porep_err cuzk_seal_sector(cuzk_sealed_sector *s, const cuzk_seal_proof *p,
                                 uint64_t sector_id, const uint8_t ticket[32], cuzk_pool *pool);
 void cuzk_sealed_sector_free(cuzk_sealed_sector *s);
 
-/* The C1 output for seed: every partition's challenges (§8 by the proof's kind) and their
- * proofs (§9.1). */
+/* The C1 output for seed: every partition's challenges (docs/spec/sdr-vanilla.md §8 by the proof's
+ * kind) and their proofs (§9.1). */
 cuzk_porep_err cuzk_vanilla_prove(cuzk_c1 **out, const cuzk_sealed_sector *s,
                                   const uint8_t seed[32]);
 
-/* Verifies every proof of c1 natively (§9.1 "Vanilla verification" + the consistency the circuit
- * requires: labeling parents equal the parent columns' rows). EINVAL with a message naming the
- * partition, the challenge and the part on the first failure. */
+/* Verifies every proof of c1 natively (docs/spec/sdr-vanilla.md §9.1 "Vanilla verification" + the
+ * consistency the circuit requires: labeling parents equal the parent columns' rows). EINVAL with a
+ * message naming the partition, the challenge and the part on the first failure. */
 cuzk_porep_err cuzk_vanilla_verify(const cuzk_c1 *c1, char *msg, size_t msg_len);
 
 #endif

@@ -32,7 +32,7 @@ grep -q "sha256 840057702eea7652cf97e04306c30fe57174714d90de156a25eddd6075c25b97
 grep -q "v28-sdr-parent-494d91dc80f2df5272c4b9e129bc7ade9405225993af9fe34e6542a39a47554b.cache" \
   "$D/pc.out" || fail "2KiB V1_1 parent cache name"
 
-# the 2 KiB partition circuit's size, as porep-circuit.md §6.2 lists it
+# the 2 KiB partition circuit's size, as docs/spec/porep-circuit.md §6.2 lists it
 "$B" shape --sector-size 2KiB >"$D/shape.out"
 grep -q "num_aux *2685673" "$D/shape.out" && grep -q "constraints incl. inputs *2687961" "$D/shape.out" &&
   grep -q "nnz A / B / C *6421005 / 2689006 / 5824682" "$D/shape.out" || fail "2KiB shape: $(cat "$D/shape.out")"
