@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
-/* The engine's metrics (Prometheus text: the reference daemon's names, spec §4.14.2, plus
- * per-stage duration histograms, queue depths, memory and parameter bytes) and the /status JSON
- * (§4.14.3's shape, with what a CPU engine has). */
+/* The engine's metrics (Prometheus text: the reference daemon's names,
+ * docs/spec/cuzk-interface.md §4.14.2, plus per-stage duration histograms, queue depths, memory and
+ * parameter bytes) and the /status JSON (§4.14.3's shape, with what a CPU engine has). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,10 +3,10 @@
 """Wire compatibility of proto/cuzk/v1/proving.proto and the C gRPC transport.
 
 1. Compiles the .proto with grpc_tools.protoc (Python stubs, into --out) and checks the
-   descriptor against the table below, transcribed from the interface notes
-   (cuzk-interface.md §1.1, §1.3, §1.4): file name and package, the service's eight methods with
-   their types, and every message's fields (number, name, type, repeated) and every enum's values,
-   with nothing extra on either side.
+   descriptor against the table below, transcribed from docs/spec/cuzk-interface.md §1.1, §1.3
+   and §1.4: file name and package, the service's eight methods with their types, and every
+   message's fields (number, name, type, repeated) and every enum's values, with nothing extra on
+   either side.
 2. Starts the C test server (tests/server/rpc_wire_server.c, --server) on a unix socket and on
    TCP 127.0.0.1:0 and calls every method from Python's grpcio over both: messages encoded by
    Python are decoded by protobuf-c (the server answers with what it decoded) and the C answers
@@ -30,7 +30,7 @@ except ImportError as e:
     sys.exit(f"test_proto_wire: {e}: install python3-grpcio python3-grpc-tools python3-protobuf "
              "(scripts/install-deps) and run with the interpreter that has them")
 
-# ---- the contract (cuzk-interface.md §1.1-§1.4) ------------------------------------------------
+# ---- the contract (docs/spec/cuzk-interface.md §1.1-§1.4) ----------------------------------------
 
 METHODS = {  # name: (request, response)
     "SubmitProof": ("SubmitProofRequest", "SubmitProofResponse"),

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * cuzk-bench single / batch / status / preload / evict / metrics: the daemon's client commands,
- * with the reference cuzk-bench's flags and output (spec cuzk-interface.md §3.1, §3.2). single  -t
- * TYPE --c1 FILE [-o PROOF]     one Prove call, "=== Proof Result ===" block batch   -t TYPE --c1
- * FILE... -c N -j J   N Prove calls, J at a time, throughput summary status GetStatus preload -c
- * CIRCUIT_ID                    PreloadSRS evict -c CIRCUIT_ID                      EvictSRS
- *   metrics                                 GetMetrics (Prometheus text as is)
+ * with the reference cuzk-bench's flags and output (docs/spec/cuzk-interface.md §3.1, §3.2):
+ *   single  -t TYPE --c1 FILE [-o PROOF]        one Prove call, "=== Proof Result ===" block
+ *   batch   -t TYPE --c1 FILE... -c N -j J      N Prove calls, J at a time, throughput summary
+ *   status                                      GetStatus
+ *   preload -c CIRCUIT_ID                       PreloadSRS
+ *   evict   -c CIRCUIT_ID                       EvictSRS
+ *   metrics                                     GetMetrics (Prometheus text as is)
  * Every command takes -a/--addr (also before the command name: `cuzk-bench -a ADDR status`),
  * --timeout-ms and --log-level. Differences from the reference: sector_size and registered_proof
  * come from the C1 (raw JSON or Curio's envelope) instead of a hard-coded 32 GiB; batch takes

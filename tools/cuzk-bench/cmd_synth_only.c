@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * cuzk-bench synth-only: in-process PoRep C2 synthesis microbenchmark (no daemon, no parameters),
- * printing what the reference tool prints (cuzk-interface.md §3.3) so runs can be compared; with
- * --perf, per-iteration counters read through perf_event_open (hardware events when the machine
- * exposes them, software events always), --perf-json writes every figure for A/B scripts. With
- * --request, the same for a PoSt request's partition (FallbackPoStCircuit).
+ * printing what the reference tool prints (docs/spec/cuzk-interface.md §3.3) so runs can be
+ * compared; with --perf, per-iteration counters read through perf_event_open (hardware events when
+ * the machine exposes them, software events always), --perf-json writes every figure for A/B
+ * scripts. With --request, the same for a PoSt request's partition (FallbackPoStCircuit).
  */
 #define _GNU_SOURCE /* syscall */
 #include <linux/perf_event.h>
