@@ -93,7 +93,7 @@ static cuzk_engine *start(const char *dir, bool generate) {
 static void test_bad_requests(cuzk_engine *e, const sector *s) {
   cuzk_job_request r = porep_req(s, "bad", 1);
   r.kind = CUZK_KIND_SNAP_DEALS_UPDATE;
-  expect_failed(e, &r, "unsupported proof kind: snap_update");
+  expect_failed(e, &r, "vanilla_proof: set, but an update job takes one bincode partition proof");
   r = porep_req(s, "bad", 1);
   static const uint8_t garbage[] = "{\"registered_proof\": 7, \"vanilla_proofs\": [";
   r.vanilla_proof = garbage;
@@ -264,13 +264,14 @@ static void test_srs(cuzk_engine *e) {
   CHECK(already && ms == 0);
   cuzk_engine_status st;
   CHECK(cuzk_engine_get_status(e, &st) == CUZK_ENGINE_OK);
-  /* every kind's circuits: PoRep, WindowPoSt, WinningPoSt, each 2k 8m 512m 32g 64g */
-  static const char *const ids[] = {"porep-2k",     "porep-8m",    "porep-512m", "porep-32g",
-                                    "porep-64g",    "wpost-2k",    "wpost-8m",   "wpost-512m",
-                                    "wpost-32g",    "wpost-64g",   "winning-2k", "winning-8m",
-                                    "winning-512m", "winning-32g", "winning-64g"};
-  CHECK_MSG(st.n_srs == 15, "%zu parameter sets", st.n_srs);
-  for (size_t i = 0; i < st.n_srs && i < 15; i++)
+  /* every kind's circuits: PoRep, SnapDeals, WindowPoSt, WinningPoSt, each 2k 8m 512m 32g 64g */
+  static const char *const ids[] = {"porep-2k",   "porep-8m",     "porep-512m",  "porep-32g",
+                                    "porep-64g",  "snap-2k",      "snap-8m",     "snap-512m",
+                                    "snap-32g",   "snap-64g",     "wpost-2k",    "wpost-8m",
+                                    "wpost-512m", "wpost-32g",    "wpost-64g",   "winning-2k",
+                                    "winning-8m", "winning-512m", "winning-32g", "winning-64g"};
+  CHECK_MSG(st.n_srs == 20, "%zu parameter sets", st.n_srs);
+  for (size_t i = 0; i < st.n_srs && i < 20; i++)
     CHECK_MSG(!strcmp(st.srs[i].circuit_id, ids[i]), "set %zu: %s", i, st.srs[i].circuit_id);
   CHECK(st.srs[0].tier == CUZK_SRS_HOT && st.srs[0].bytes > 1000000000u &&
         st.srs[3].tier == CUZK_SRS_COLD);
@@ -278,9 +279,8 @@ static void test_srs(cuzk_engine *e) {
   CHECK(cuzk_engine_evict(e, "porep-2k", &was, &freed) == CUZK_ENGINE_OK);
   CHECK(was && freed > 1000000000u);
   CHECK(cuzk_engine_evict(e, "porep-9g", &was, &freed) == CUZK_ENGINE_ENOTFOUND);
-  CHECK(cuzk_engine_preload(e, "snap-32g", &already, &ms, msg, sizeof msg) ==
-        CUZK_ENGINE_ENOTFOUND);
-  CHECK(strstr(msg, "unknown circuit id: snap-32g") != NULL);
+  CHECK(cuzk_engine_preload(e, "snap-1t", &already, &ms, msg, sizeof msg) == CUZK_ENGINE_ENOTFOUND);
+  CHECK(strstr(msg, "unknown circuit id: snap-1t") != NULL);
   /* a production size is never generated: the missing file is named (Filecoin's name) */
   CHECK(cuzk_engine_preload(e, "wpost-32g", &already, &ms, msg, sizeof msg) == CUZK_ENGINE_EIO);
   CHECK_MSG(strstr(msg, "v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-8-8-0-"

@@ -5,9 +5,7 @@
  * workers -> bounded queue -> prove workers, admission by the bytes a partition is measured to
  * use), partition batching across sectors, the SRS manager (parameter sets loaded once, shared
  * by reference, evicted LRU within a byte budget) and the metrics. Generic over proof kinds
- * (PoRep C2, WinningPoSt, WindowPoSt); a kind without a circuit yet (SnapDeals) ends FAILED
- * "unsupported proof kind". All functions are
- * thread-safe. Library code: errors are returned, log lines go to the configured callback.
+ * (PoRep C2, the SnapDeals update, WinningPoSt, WindowPoSt). All functions are thread-safe. Library code: errors are returned, log lines go to the configured callback.
  */
 #ifndef CUZK_ENGINE_H
 #define CUZK_ENGINE_H
@@ -80,6 +78,10 @@ typedef struct {
   uint32_t partition_index; /* WindowPoSt: the partition's index in the deadline's sector list */
   /* PoRep: when miner_id != 0, the C1's replica_id must be the one of this miner and sector. */
   uint64_t sector_number, miner_id;
+  /* SnapDeals: the three commitments, 32 bytes each (another length fails the job, naming it);
+   * vanilla_proofs holds one bincode PartitionProof per partition, in partition order. */
+  const uint8_t *comm_r_old, *comm_r_new, *comm_d_new;
+  size_t comm_r_old_len, comm_r_new_len, comm_d_new_len;
 } cuzk_job_request;
 
 typedef struct {

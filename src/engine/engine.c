@@ -224,7 +224,8 @@ cuzk_engine_err cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *r,
                                    char *msg, size_t len) {
   if (!e || !r || !job_id || (r->vanilla_proof_len && !r->vanilla_proof) ||
       (r->n_vanilla_proofs && (!r->vanilla_proofs || !r->vanilla_proofs_len)) ||
-      (r->randomness_len && !r->randomness)) {
+      (r->randomness_len && !r->randomness) || (r->comm_r_old_len && !r->comm_r_old) ||
+      (r->comm_r_new_len && !r->comm_r_new) || (r->comm_d_new_len && !r->comm_d_new)) {
     snprintf(msg, len, "submit: NULL argument");
     return CUZK_ENGINE_EINVAL;
   }
@@ -249,6 +250,12 @@ cuzk_engine_err cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *r,
   j->randomness_len = r->randomness_len;
   memcpy(j->randomness, r->randomness ? r->randomness : j->randomness,
          r->randomness_len < 32 ? r->randomness_len : 32);
+  const uint8_t *comm[3] = {r->comm_r_old, r->comm_r_new, r->comm_d_new};
+  const size_t comm_len[3] = {r->comm_r_old_len, r->comm_r_new_len, r->comm_d_new_len};
+  for (int c = 0; c < 3; c++) {
+    j->comm_len[c] = comm_len[c];
+    if (comm[c]) memcpy(j->comm[c], comm[c], comm_len[c] < 32 ? comm_len[c] : 32);
+  }
   j->request_id = strdup(r->request_id ? r->request_id : "");
   if (!j->request_id || !copy_inputs(j, r) || !eng_new_id(j->id)) {
     eng_free_job(j);

@@ -59,7 +59,7 @@ typedef struct {
   void (*free_work)(void *work);
 } eng_kind;
 
-extern const eng_kind eng_kind_porep, eng_kind_winning_post, eng_kind_window_post;
+extern const eng_kind eng_kind_porep, eng_kind_winning_post, eng_kind_window_post, eng_kind_snap;
 /* The kinds the engine proves, NULL-terminated; eng_kind_for is NULL for one it does not. */
 extern const eng_kind *const eng_kinds[];
 const eng_kind *eng_kind_for(cuzk_proof_kind k);
@@ -113,6 +113,8 @@ struct eng_job {
   uint8_t randomness[32]; /* PoSt; randomness_len as received (only 32 is valid) */
   size_t randomness_len;
   uint32_t partition_index;
+  uint8_t comm[3][32]; /* SnapDeals: comm_r_old, comm_r_new, comm_d_new; comm_len as received */
+  size_t comm_len[3];
   job_state state;
   _Atomic int cancel; /* read by workers and the prover without the lock */
   bool failed;        /* a partition failed: skip the others */

@@ -7,8 +7,8 @@
 
 #include "engine/engine_internal.h"
 
-const eng_kind *const eng_kinds[] = {&eng_kind_porep, &eng_kind_window_post, &eng_kind_winning_post,
-                                     NULL};
+const eng_kind *const eng_kinds[] = {&eng_kind_porep, &eng_kind_snap, &eng_kind_window_post,
+                                     &eng_kind_winning_post, NULL};
 
 const eng_kind *eng_kind_for(cuzk_proof_kind k) {
   for (const eng_kind *const *p = eng_kinds; *p; p++)

@@ -77,6 +77,12 @@ static bool submit(cuzk_service *s, cuzk_rpc_call *call, const Cuzk__V1__SubmitP
   j.randomness = r->randomness.data;
   j.randomness_len = r->randomness.len;
   j.partition_index = r->partition_index;
+  j.comm_r_old = r->comm_r_old.data;
+  j.comm_r_old_len = r->comm_r_old.len;
+  j.comm_r_new = r->comm_r_new.data;
+  j.comm_r_new_len = r->comm_r_new.len;
+  j.comm_d_new = r->comm_d_new.data;
+  j.comm_d_new_len = r->comm_d_new.len;
   /* the engine copies the pieces; these arrays only point at the message's */
   const uint8_t **pieces = NULL;
   size_t *lens = NULL;

@@ -104,7 +104,7 @@ grep -qx 'porep-2k loaded in [0-9][0-9]* ms' "$D/out" || fail "preload after evi
 # single: failures first (they end at once), then the one real proof
 run 1 "$B" single -a "$U" -t snap --vanilla "$D/vanilla.json"
 line 'status:    FAILED'
-line 'error:     unsupported proof kind: snap_update (no circuit for it yet)'
+line 'error:     comm_r_old: 0 bytes, expected 32'
 has "vanilla.json: 2 vanilla proofs"
 run 1 "$B" single -a "$U" -t winning --vanilla "$D/vanilla.json" --registered-proof 0
 line 'status:    FAILED'

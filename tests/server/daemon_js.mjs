@@ -43,7 +43,7 @@ for (const addr of addrs) {
   const st = await call(client, 'GetStatus', {});
   check(
     st.loaded_srs.map((s) => s.circuit_id).join(',') ===
-      ['porep', 'wpost', 'winning'].flatMap((k) => ['2k', '8m', '512m', '32g', '64g'].map((s) => `${k}-${s}`)).join(','),
+      ['porep', 'snap', 'wpost', 'winning'].flatMap((k) => ['2k', '8m', '512m', '32g', '64g'].map((s) => `${k}-${s}`)).join(','),
     `${addr}: GetStatus loaded_srs`,
   );
   const m = await call(client, 'GetMetrics', {});

@@ -158,7 +158,7 @@ level = "debug"
     for k, s in stub.items():
         st = s.GetStatus(pb.GetStatusRequest())
         check([x.circuit_id for x in st.loaded_srs] ==
-              [f"{kind}-{size}" for kind in ("porep", "wpost", "winning")
+              [f"{kind}-{size}" for kind in ("porep", "snap", "wpost", "winning")
                for size in ("2k", "8m", "512m", "32g", "64g")], f"{k}: srs ids")
         check(all(x.tier == pb.SRSStatus.COLD for x in st.loaded_srs), f"{k}: all cold at start")
         m = s.GetMetrics(pb.GetMetricsRequest()).prometheus_text
@@ -167,7 +167,7 @@ level = "debug"
     body = urllib.request.urlopen(f"http://127.0.0.1:{d.http}/metrics").read().decode()
     check("cuzk_stage_duration_seconds" in body, "HTTP /metrics")
     status = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{d.http}/status").read())
-    check(status["counters"]["total_completed"] == 0 and len(status["allocations"]["srs"]) == 15,
+    check(status["counters"]["total_completed"] == 0 and len(status["allocations"]["srs"]) == 20,
           "HTTP /status JSON")
     r = u.PreloadSRS(pb.PreloadSrsRequest(circuit_id="porep-2k"))
     check(not r.already_loaded and r.load_time_ms > 0, "preload porep-2k")
@@ -203,7 +203,7 @@ level = "debug"
     failed("empty", "vanilla_proof: empty", vanilla_proof=b"")
     failed("wrong sector size", "sector_size: 34359738368", sector_size=34359738368)
     failed("wrong miner", "replica_id", miner_id=1001)
-    failed("unsupported kind", "unsupported proof kind: snap_update",
+    failed("a C1 sent as an update", "vanilla_proof: set, but an update job takes one bincode",
            proof_kind=pb.SNAP_DEALS_UPDATE)
 
     # PoSt requests (2 KiB): one per kind, from cuzk-bench gen-vanilla (proto3 JSON)
