@@ -5,7 +5,8 @@
  * workers -> bounded queue -> prove workers, admission by the bytes a partition is measured to
  * use), partition batching across sectors, the SRS manager (parameter sets loaded once, shared
  * by reference, evicted LRU within a byte budget) and the metrics. Generic over proof kinds
- * (PoRep C2, the SnapDeals update, WinningPoSt, WindowPoSt). All functions are thread-safe. Library code: errors are returned, log lines go to the configured callback.
+ * (PoRep C2, the SnapDeals update, WinningPoSt, WindowPoSt). All functions are thread-safe. Library
+ * code: errors are returned, log lines go to the configured callback.
  */
 #ifndef CUZK_ENGINE_H
 #define CUZK_ENGINE_H
