@@ -9,13 +9,16 @@
  *    proof verifies, its bincode round-trips byte for byte, and every mutation class is refused
  *    naming what changed: each commitment, a path element of each tree, an apex leaf, a leaf,
  *    every truncation point, trailing bytes, a flipped byte anywhere, another size's reader, a
- *    wrong count of partitions.
+ *    wrong count of partitions;
+ *  - a WindowPoSt over the updated sector (its new replica, the old comm_c) verifies against
+ *    comm_r_new, and not against comm_r_old.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "cuzk/post.h"
 #include "cuzk/snap.h"
 #include "rng.h"
 
@@ -315,6 +318,29 @@ static void test_partition_proof(void) {
   cuzk_snap_partition_free(&pp);
 }
 
+/* After the update the sector is proven by PoSt with the new replica and comm_r_new. */
+static void test_post_after_update(void) {
+  const cuzk_post_proof *wp;
+  CHECK(cuzk_post_proof_by_id(&wp, 10) == CUZK_POST_OK); /* WindowPoSt 2 KiB V1_1 */
+  uint8_t comm_c[32], comm_r[32], rnd[32];
+  cuzk_snap_sector_comms(sector, NULL, NULL, NULL, comm_c);
+  cuzk_post_replica *r;
+  CHECK(cuzk_post_replica_from_bytes(&r, wp, cuzk_snap_sector_replica(sector), comm_c, 77, NULL) ==
+        CUZK_POST_OK);
+  cuzk_post_replica_comm_r(r, comm_r);
+  CHECK(!memcmp(comm_r, c_new, 32));
+  memset(rnd, 5, 32);
+  rnd[31] &= 0x3f;
+  cuzk_post_sector_proof sp;
+  char msg[256] = "";
+  CHECK(cuzk_post_vanilla_generate(&sp, wp, r, rnd, 0) == CUZK_POST_OK);
+  CHECK_MSG(cuzk_post_vanilla_verify(wp, rnd, 0, &sp, msg, sizeof msg) == CUZK_POST_OK, "%s", msg);
+  memcpy(sp.comm_r, c_old, 32); /* the old commitment no longer describes the sector */
+  CHECK(cuzk_post_vanilla_verify(wp, rnd, 0, &sp, msg, sizeof msg) == CUZK_POST_EVERIFY);
+  cuzk_post_sector_proof_free(&sp);
+  cuzk_post_replica_free(r);
+}
+
 int main(void) {
   test_constants();
   test_challenge_vectors();
@@ -323,6 +349,7 @@ int main(void) {
   if (sector) {
     test_encoding();
     test_partition_proof();
+    test_post_after_update();
   }
   cuzk_snap_sector_free(sector);
   free(data);

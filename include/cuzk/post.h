@@ -159,6 +159,12 @@ cuzk_post_err cuzk_post_replica_seal(cuzk_post_replica **out, const cuzk_post_pr
  * materialized. comm_c is given (any canonical value); comm_r = Poseidon2(comm_c, comm_r_last). */
 cuzk_post_err cuzk_post_replica_synthetic(cuzk_post_replica **out, const cuzk_post_proof *p,
                                           uint64_t sector_id, const uint8_t comm_c[32]);
+/* A replica given as its bytes (nodes * 32, canonical nodes) and the comm_c it was sealed with:
+ * tree_r_last is built over it and comm_r = Poseidon2(comm_c, its root). This is how a sector
+ * updated by SnapDeals is proven: its new replica, the old comm_c, comm_r_new (docs/snap.md). */
+cuzk_post_err cuzk_post_replica_from_bytes(cuzk_post_replica **out, const cuzk_post_proof *p,
+                                           const uint8_t *replica, const uint8_t comm_c[32],
+                                           uint64_t sector_id, cuzk_pool *pool);
 void cuzk_post_replica_free(cuzk_post_replica *r);
 void cuzk_post_replica_comm_r(const cuzk_post_replica *r, uint8_t comm_r[32]);
 uint64_t cuzk_post_replica_sector_id(const cuzk_post_replica *r);

@@ -102,6 +102,41 @@ cuzk_post_err cuzk_post_replica_synthetic(cuzk_post_replica **out, const cuzk_po
   return CUZK_POST_OK;
 }
 
+cuzk_post_err cuzk_post_replica_from_bytes(cuzk_post_replica **out, const cuzk_post_proof *p,
+                                           const uint8_t *replica, const uint8_t comm_c[32],
+                                           uint64_t sector_id, cuzk_pool *pool) {
+  if (!out) return CUZK_POST_EINVAL;
+  *out = NULL;
+  cuzk_fr c;
+  if (!p || !p->sector || !replica || !comm_c || !cuzk_fr_from_bytes(&c, comm_c) ||
+      p->sector->bytes > MAX_SEAL_BYTES)
+    return CUZK_POST_EINVAL;
+  const cuzk_sector_info *si = p->sector;
+  cuzk_fr *leaves = malloc(si->nodes * sizeof *leaves);
+  cuzk_post_replica *r = calloc(1, sizeof *r);
+  cuzk_post_err e = leaves && r ? CUZK_POST_OK : CUZK_POST_ENOMEM;
+  for (uint64_t i = 0; !e && i < si->nodes; i++)
+    if (!cuzk_fr_from_bytes(&leaves[i], replica + 32 * i)) e = CUZK_POST_EINVAL;
+  if (!e && !cuzk_sdr_tree_build(&r->tree, leaves, si->nodes, si->base_trees, si->sub_arity,
+                                 si->top_arity, pool))
+    e = CUZK_POST_ENOMEM;
+  free(leaves);
+  if (e) {
+    free(r);
+    return e;
+  }
+  r->sector = si;
+  r->sector_id = sector_id;
+  r->sealed = true;
+  cuzk_fr comm_r;
+  cuzk_sdr_comm_r(&comm_r, &c, &r->tree.root);
+  memcpy(r->comm_c, comm_c, 32);
+  cuzk_fr_to_bytes(r->comm_r_last, &r->tree.root);
+  cuzk_fr_to_bytes(r->comm_r, &comm_r);
+  *out = r;
+  return CUZK_POST_OK;
+}
+
 void cuzk_post_replica_free(cuzk_post_replica *r) {
   if (!r) return;
   cuzk_sdr_tree_free(&r->tree);

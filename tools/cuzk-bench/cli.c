@@ -165,6 +165,15 @@ bool cli_post_form(int argc, char **argv) {
   return post;
 }
 
+bool cli_snap_form(int argc, char **argv) {
+  bool snap = false;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return false;
+    if (!strcmp(argv[i], "--kind") && i + 1 < argc && !strcmp(argv[i + 1], "snap")) snap = true;
+  }
+  return snap;
+}
+
 void cli_post_default_randomness(uint8_t out[32]) {
   memset(out, 5, 32);
   out[31] &= 0x3f; /* canonical, as Curio makes it */

@@ -11,6 +11,7 @@
 #include "cuzk/pool.h"
 #include "cuzk/porep.h"
 #include "cuzk/post.h"
+#include "cuzk/snap.h"
 
 /* Each subcommand: argv[0] is its name; returns the process exit code (0 ok, 1 failure, 2 usage).
  */
@@ -42,6 +43,17 @@ int cmd_post_verify(int argc, char **argv);
 int cmd_post_verify_vanilla(int argc, char **argv);
 extern const char cli_post_gen_vanilla_usage[], cli_post_setup_usage[], cli_post_prove_usage[],
     cli_post_verify_usage[], cli_post_verify_vanilla_usage[];
+/* The SnapDeals forms of gen-vanilla, setup and verify-vanilla (cmd_snap.c); prove, verify and
+ * synth-only take update requests through the request forms above. */
+int cmd_snap_gen_vanilla(int argc, char **argv);
+int cmd_snap_setup(int argc, char **argv);
+int cmd_snap_verify_vanilla(int argc, char **argv);
+extern const char cli_snap_gen_vanilla_usage[], cli_snap_setup_usage[],
+    cli_snap_verify_vanilla_usage[];
+/* The update proof from --registered-proof (id or name) or, when NULL, the size's. */
+bool cli_snap_proof(const cuzk_snap_proof **p, const char *proof_arg, const char *size_arg);
+/* Whether a command line names --kind snap (false with --help/-h). */
+bool cli_snap_form(int argc, char **argv);
 
 /* Prints "cuzk-bench: <msg>" to stderr and returns 1 (or 2 for usage errors). */
 int cli_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -77,6 +77,7 @@ static int parse(c2_args *a, int argc, char **argv, const char *usage) {
 }
 
 int cmd_setup(int argc, char **argv) {
+  if (cli_snap_form(argc, argv)) return cmd_snap_setup(argc, argv);
   if (cli_post_form(argc, argv)) return cmd_post_setup(argc, argv);
   static const char usage[] =
       "usage: cuzk-bench setup [--kind porep] --sector-size S [--registered-proof ID|NAME]\n"
@@ -89,6 +90,7 @@ int cmd_setup(int argc, char **argv) {
   c2_args a;
   int rc = parse(&a, argc, argv, usage);
   if (rc == 0) fputs(cli_post_setup_usage, stdout);
+  if (rc == 0) fputs(cli_snap_setup_usage, stdout);
   if (rc >= 0) return rc;
   const cuzk_seal_proof *p;
   if (!cli_proof(&p, a.proof, a.size)) return cli_fail(2, "setup: unknown sector size or proof");

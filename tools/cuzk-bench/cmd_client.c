@@ -31,7 +31,7 @@
 #include "cli.h"
 #include "cuzk/v1/proving.pb-c.h"
 #include "porep/c1.h"
-#include "post_request.h"
+#include "request_file.h"
 #include "server/grpc_transport.h"
 
 #define DEFAULT_ADDR "http://127.0.0.1:9820" /* the reference's */
@@ -207,6 +207,7 @@ typedef struct {
   Cuzk__V1__ProofKind kind;
   uint32_t partition;
   ProtobufCBinaryData randomness; /* data NULL: prove_args' */
+  ProtobufCBinaryData comm[3];    /* SnapDeals request file: comm_r_old, comm_r_new, comm_d_new */
 } job_input;
 
 /* What an input file is. */
@@ -281,10 +282,9 @@ static const char prove_flags_help[] =
     "                        registered_proof are taken from it\n"
     "  --vanilla FILE        other kinds: a JSON array of base64 proofs (else the file is one\n"
     "                        raw proof)\n"
-    "  --request FILE        PoSt: a request file (cuzk-bench gen-vanilla winning-post or\n"
-    "                        window-post): proof kind, registered_proof, sector_size, miner_id,\n"
-    "                        randomness, partition_index and vanilla_proofs from it (-t\n"
-    "                        optional; the flags below override its values); sent as is for\n"
+    "  --request FILE        PoSt or SnapDeals: a request file (cuzk-bench gen-vanilla\n"
+    "                        winning-post, window-post or snap): the kind and its fields from it\n"
+    "                        (-t optional; the flags below override its values); sent as is for\n"
     "                        the daemon to judge\n"
     "  --sector-num N        the sector (default: the envelope's SectorNum, else 1); the daemon\n"
     "                        checks the C1's replica_id against it and --miner-id\n"
@@ -356,8 +356,7 @@ static int check_inputs(prove_args *a, bool batch) {
   if (!a->type && !request)
     return cli_fail(2, "-t/--type is required (porep, snap, wpost, winning), or --request FILE");
   bool porep = a->type && a->kind == CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT;
-  if (request && a->type && a->kind != CUZK__V1__PROOF_KIND__WINNING_POST &&
-      a->kind != CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION)
+  if (request && porep) /* the file names its kind, checked against -t when it is read */
     return cli_fail(2, "--request: a PoSt request, but -t %s", a->type);
   for (size_t k = 0; k < a->n_paths && !request; k++) {
     if (porep && a->input[k] != IN_C1)
@@ -556,6 +555,8 @@ static void free_inputs(prove_args *a) {
   for (size_t k = 0; k < a->n_paths; k++) {
     free(a->inputs[k].data);
     free(a->inputs[k].randomness.data);
+    for (int c = 0; c < 3; c++)
+      free(a->inputs[k].comm[c].data);
     free_vanilla(&a->inputs[k]);
   }
 }
@@ -563,31 +564,40 @@ static void free_inputs(prove_args *a) {
 /* A request file's fields into in (the flags given override them), its proofs moved in. Sent as
  * is: the daemon judges the values (the file must only parse). Exit code or -1. */
 static int load_request(prove_args *a, job_input *in) {
-  post_request_file f;
+  request_file f;
   char msg[1024];
-  if (!post_request_parse(&f, in->data, in->len, msg, sizeof msg))
+  if (!request_file_parse(&f, in->data, in->len, msg, sizeof msg))
     return cli_fail(1, "--request %s: %s", in->path, msg);
   free(in->data);
   in->data = NULL;
   in->len = 0;
   Cuzk__V1__ProofKind kind = (Cuzk__V1__ProofKind)f.proof_kind;
   if (a->type && kind != a->kind) {
-    post_request_file_free(&f);
+    request_file_free(&f);
     return cli_fail(2, "--request %s: proof_kind %s, but -t %s", in->path,
-                    post_kind_name(f.proof_kind), a->type);
+                    request_kind_name(f.proof_kind), a->type);
   }
   in->kind = kind;
   if (!a->have_registered_proof) in->registered_proof = f.registered_proof;
   if (!a->have_sector_size) in->sector_size = f.sector_size;
   if (!a->have_miner) in->miner_id = f.miner_id;
   if (!a->have_partition) in->partition = f.partition_index;
-  if (!a->have_randomness) {
+  if (!a->have_randomness && f.randomness_len) {
     in->randomness = (ProtobufCBinaryData){f.randomness_len, f.randomness};
     f.randomness = NULL;
   }
+  if (f.proof_kind == SNAP_KIND) {
+    in->sector_number = f.sector_number;
+    const bool have[3] = {a->have_comm_r_old, a->have_comm_r_new, a->have_comm_d_new};
+    for (int c = 0; c < 3; c++)
+      if (!have[c]) { /* the flags given override the file */
+        in->comm[c] = (ProtobufCBinaryData){f.comm_len[c], f.comm[c]};
+        f.comm[c] = NULL;
+      }
+  }
   in->vanilla = calloc(f.n_vanilla ? f.n_vanilla : 1, sizeof *in->vanilla);
   if (!in->vanilla) {
-    post_request_file_free(&f);
+    request_file_free(&f);
     return cli_fail(1, "out of memory");
   }
   for (size_t i = 0; i < f.n_vanilla; i++) {
@@ -598,9 +608,9 @@ static int load_request(prove_args *a, job_input *in) {
   if (a->conn.log_level >= LOG_INFO)
     fprintf(stderr,
             "cuzk-bench: %s: %s, registered_proof %llu, partition %u, %zu vanilla proof%s\n",
-            in->path, post_kind_name(f.proof_kind), (unsigned long long)in->registered_proof,
+            in->path, request_kind_name(f.proof_kind), (unsigned long long)in->registered_proof,
             in->partition, in->n_vanilla, in->n_vanilla == 1 ? "" : "s");
-  post_request_file_free(&f);
+  request_file_free(&f);
   return -1;
 }
 
@@ -733,6 +743,9 @@ static void prove_once(const prove_args *a, const job_input *in, prove_outcome *
   if (a->have_comm_r_old) s.comm_r_old = (ProtobufCBinaryData){32, (uint8_t *)a->comm_r_old};
   if (a->have_comm_r_new) s.comm_r_new = (ProtobufCBinaryData){32, (uint8_t *)a->comm_r_new};
   if (a->have_comm_d_new) s.comm_d_new = (ProtobufCBinaryData){32, (uint8_t *)a->comm_d_new};
+  if (in->comm[0].data) s.comm_r_old = in->comm[0];
+  if (in->comm[1].data) s.comm_r_new = in->comm[1];
+  if (in->comm[2].data) s.comm_d_new = in->comm[2];
   Cuzk__V1__ProveRequest pr = CUZK__V1__PROVE_REQUEST__INIT;
   pr.submit = &s;
   size_t n = protobuf_c_message_get_packed_size(&pr.base);
@@ -906,7 +919,7 @@ int cmd_batch(int argc, char **argv) {
   }
   uint32_t nthreads = a->concurrency < a->count ? a->concurrency : a->count;
   printf("=== Batch Benchmark ===\n");
-  printf("proof type:  %s\n", a->type ? a->type : post_kind_name(a->inputs[0].kind));
+  printf("proof type:  %s\n", a->type ? a->type : request_kind_name(a->inputs[0].kind));
   printf("count:       %u\n", a->count);
   printf("concurrency: %u\n", a->concurrency);
   printf("\n");

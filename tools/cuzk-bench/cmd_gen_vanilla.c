@@ -21,22 +21,23 @@ static const char usage[] =
     "  --miner-id N     prover id = Filecoin's encoding of actor N (default 1000)\n"
     "  --ticket/--seed  32 bytes in hex (defaults: 01..01 and 02..02)\n";
 
-/* A PoSt kind among the non-option arguments: the PoSt form (cmd_post.c). */
-static bool post_kind_arg(int argc, char **argv) {
+/* The first non-option argument (an option's value skipped): the proof kind, or NULL. With
+ * --help/-h, NULL too: the help covers every kind. */
+static const char *kind_arg(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
-    cuzk_post_type t;
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) return false;
-    if (a[0] == '-' && strcmp(a, "--envelope") && strcmp(a, "--synthetic"))
-      i++; /* an option's value */
-    else if (cli_post_type(&t, a))
-      return true;
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) return NULL;
+    if (a[0] != '-') return a;
+    if (strcmp(a, "--envelope") && strcmp(a, "--synthetic")) i++; /* an option's value */
   }
-  return false;
+  return NULL;
 }
 
 int cmd_gen_vanilla(int argc, char **argv) {
-  if (post_kind_arg(argc, argv)) return cmd_post_gen_vanilla(argc, argv);
+  const char *kind = kind_arg(argc, argv);
+  cuzk_post_type t;
+  if (kind && !strcmp(kind, "snap")) return cmd_snap_gen_vanilla(argc, argv);
+  if (kind && cli_post_type(&t, kind)) return cmd_post_gen_vanilla(argc, argv);
   const char *size = NULL, *proof_arg = NULL, *data_arg = "zero", *out = NULL;
   uint64_t miner = 1000, sector_num = 1, threads = 0;
   uint8_t ticket[32], seed[32];
@@ -48,6 +49,7 @@ int cmd_gen_vanilla(int argc, char **argv) {
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       fputs(usage, stdout);
       fputs(cli_post_gen_vanilla_usage, stdout);
+      fputs(cli_snap_gen_vanilla_usage, stdout);
       return 0;
     } else if (!strcmp(a, "porep") && !kind_seen) {
       kind_seen = true;
@@ -84,7 +86,8 @@ int cmd_gen_vanilla(int argc, char **argv) {
   }
   if (!kind_seen)
     return cli_fail(
-        2, "gen-vanilla: the proof kind (porep, winning-post, window-post) is required\n%s", usage);
+        2, "gen-vanilla: the proof kind (porep, winning-post, window-post, snap) is required\n%s",
+        usage);
   if (!out) return cli_fail(2, "gen-vanilla: -o FILE is required");
   if (!size && !proof_arg) return cli_fail(2, "gen-vanilla: --sector-size is required");
   const cuzk_seal_proof *p;

@@ -17,7 +17,7 @@
 #include "cuzk/groth16.h"
 #include "cuzk/post.h"
 #include "cuzk/sha256.h"
-#include "post_request.h"
+#include "request_file.h"
 
 const char cli_post_gen_vanilla_usage[] =
     "usage: cuzk-bench gen-vanilla winning-post|window-post --sector-size S\n"
@@ -149,7 +149,7 @@ static void synthetic_comm_c(uint8_t out[32], uint64_t id) {
 }
 
 /* Sector i of the request: its replica, its vanilla proof at its position, the bincode in f. */
-static int gv_sector(post_request_file *f, size_t i, const gv_args *a, const cuzk_post_proof *p,
+static int gv_sector(request_file *f, size_t i, const gv_args *a, const cuzk_post_proof *p,
                      const uint8_t *data, bool synthetic, cuzk_pool *pool) {
   uint64_t id = a->first + i;
   cuzk_post_replica *r;
@@ -210,12 +210,12 @@ static int gv_shape(const gv_args *a, const cuzk_post_proof *p, size_t *n, bool 
 
 /* Seals (or makes) the sectors, proves each, checks the request as prove will, writes it. */
 static int gv_run(const gv_args *a, const cuzk_post_proof *p, size_t n, bool synthetic) {
-  post_request_file f = {.proof_kind = post_kind_of(p->type),
-                         .registered_proof = p->id,
-                         .sector_size = p->sector->bytes,
-                         .miner_id = a->miner,
-                         .partition_index = (uint32_t)a->partition,
-                         .randomness_len = 32};
+  request_file f = {.proof_kind = post_kind_of(p->type),
+                    .registered_proof = p->id,
+                    .sector_size = p->sector->bytes,
+                    .miner_id = a->miner,
+                    .partition_index = (uint32_t)a->partition,
+                    .randomness_len = 32};
   uint8_t *data = NULL;
   int rc;
   if (!synthetic && (rc = cli_sector_data(&data, p->sector->nodes, p->sector->name,
@@ -232,15 +232,15 @@ static int gv_run(const gv_args *a, const cuzk_post_proof *p, size_t n, bool syn
     if ((rc = gv_sector(&f, i, a, p, data, synthetic, pool)) >= 0) return rc;
   if (n > 8) printf("... %zu sectors\n", n);
   double t_gen = cli_now_s() - t0;
-  cuzk_post_request rq;
+  bench_request rq;
   char msg[1024];
-  if (!post_request_check(&rq, &f, msg, sizeof msg))
+  if (!bench_request_check(&rq, &f, msg, sizeof msg))
     return cli_fail(1, "internal error: the generated request does not check: %s", msg);
-  cuzk_post_request_free(&rq);
-  if (!post_request_write(a->out, &f)) return cli_fail(1, "cannot write %s", a->out);
+  bench_request_free(&rq);
+  if (!request_file_write(a->out, &f)) return cli_fail(1, "cannot write %s", a->out);
   printf("%s (%s), %zu %s sector%s, partition %u: wrote %s (%.2f s)\n", p->name, p->sector->name, n,
          synthetic ? "synthetic" : "sealed", n == 1 ? "" : "s", f.partition_index, a->out, t_gen);
-  post_request_file_free(&f);
+  request_file_free(&f);
   cuzk_pool_destroy(pool);
   free(data);
   return 0;
@@ -357,28 +357,37 @@ int cmd_post_setup(int argc, char **argv) {
   return 0;
 }
 
-/* Synthesizes and proves the request's partition; the timings line as PoRep's prove prints. */
-static int post_prove_one(cuzk_g16_proof *proof, const cuzk_post_request *rq,
-                          const cuzk_g16_params *params, cuzk_pool *pool) {
+/* Synthesizes and proves the request's proof k; the timings line as PoRep's prove prints. */
+static int prove_one(cuzk_g16_proof *proof, const bench_request *rq, unsigned k,
+                     const cuzk_g16_params *params, cuzk_pool *pool) {
   cuzk_cs_opts o;
   cuzk_cs_opts_default(&o, CUZK_CS_PROVE);
   cuzk_cs *cs;
   char msg[512];
+  unsigned part = bench_request_partition(rq, k);
   if (cuzk_cs_create(&cs, &o)) return cli_fail(1, "out of memory");
   double s0 = cli_now_s();
-  if (cuzk_post_synthesize(cs, rq->proof, rq, msg, sizeof msg))
-    return cli_fail(1, "prove: partition %u: %s", rq->partition_index, msg);
+  if (!bench_request_synthesize(cs, rq, k, msg, sizeof msg))
+    return cli_fail(1, "prove: partition %u: %s", part, msg);
   double synth = cli_now_s() - s0;
   cuzk_g16_timings t;
   cuzk_g16_prove_opts po = {pool, 0, NULL, NULL, NULL};
   cuzk_g16_err e = cuzk_g16_prove(proof, &cs, 1, params, &po, &t);
   cuzk_cs_destroy(cs);
-  if (e) return cli_fail(1, "prove: partition %u: %s", rq->partition_index, cuzk_g16_strerror(e));
+  if (e) return cli_fail(1, "prove: partition %u: %s", part, cuzk_g16_strerror(e));
   printf("partition %u: synth %.2f s, H %.2f s, MSM H %.2f L %.2f A %.2f B1 %.2f B2 %.2f s, "
          "total %.2f s\n",
-         rq->partition_index, synth, t.h_s, t.msm_h_s, t.msm_l_s, t.msm_a_s, t.msm_b1_s, t.msm_b2_s,
+         part, synth, t.h_s, t.msm_h_s, t.msm_l_s, t.msm_a_s, t.msm_b1_s, t.msm_b2_s,
          synth + t.total_s);
   return -1;
+}
+
+/* What a request holds, for the "checked" line: PoSt sectors, SnapDeals partitions. */
+static void describe(char *out, size_t len, const bench_request *rq) {
+  if (rq->proof_kind == SNAP_KIND)
+    snprintf(out, len, "%u partition%s", rq->partitions, rq->partitions == 1 ? "" : "s");
+  else
+    snprintf(out, len, "%zu sector%s", rq->post.n_sectors, rq->post.n_sectors == 1 ? "" : "s");
 }
 
 int cmd_post_prove(int argc, char **argv) {
@@ -387,12 +396,11 @@ int cmd_post_prove(int argc, char **argv) {
   if (rc >= 0) return rc;
   if (!a.request || !a.out) return cli_fail(2, "prove: --request and -o are required");
   double t_start = cli_now_s();
-  cuzk_post_request rq;
-  char base[4096], msg[1024];
-  if (!post_request_load(&rq, NULL, a.request, msg, sizeof msg))
+  bench_request rq;
+  char base[4096], msg[1024], what[64];
+  if (!bench_request_load(&rq, NULL, a.request, msg, sizeof msg))
     return cli_fail(1, "prove: %s", msg);
-  const cuzk_post_proof *p = rq.proof;
-  if (!cuzk_post_param_base(base, sizeof base, a.dir, p))
+  if (!bench_request_param_base(base, sizeof base, a.dir, &rq))
     return cli_fail(1, "prove: path too long");
   double t_check = cli_now_s() - t_start;
   cuzk_pool *pool = cli_pool(0);
@@ -401,35 +409,53 @@ int cmd_post_prove(int argc, char **argv) {
   double t0 = cli_now_s();
   if (cuzk_g16_params_load(base, pool, &params, &pvk, msg, sizeof msg))
     return cli_fail(1, "prove: %s", msg);
-  printf("%s: request checked in %.2f s (%zu sector%s), parameters loaded in %.2f s\n", p->name,
-         t_check, rq.n_sectors, rq.n_sectors == 1 ? "" : "s", cli_now_s() - t0);
-  cuzk_g16_proof proof;
-  if ((rc = post_prove_one(&proof, &rq, params, pool)) >= 0) return rc;
+  describe(what, sizeof what, &rq);
+  printf("%s: request checked in %.2f s (%s), parameters loaded in %.2f s\n", rq.name, t_check,
+         what, cli_now_s() - t0);
+  cuzk_g16_proof proofs[CUZK_SNAP_MAX_PARTITIONS];
+  for (unsigned k = 0; k < rq.partitions; k++)
+    if ((rc = prove_one(&proofs[k], &rq, k, params, pool)) >= 0) return rc;
   /* as PoRep's prove: a proof that does not verify is an error, and nothing is written */
   double v0 = cli_now_s();
   bool ok = false;
-  if (cuzk_post_verify(&ok, &rq, pvk, &proof))
+  if (!bench_request_verify(&ok, &rq, pvk, proofs))
     return cli_fail(1, "prove: verification failed to run");
   if (!ok)
     return cli_fail(1, "prove: the proof does not verify (inconsistent request or parameters); "
                        "nothing written");
   double t_verify = cli_now_s() - v0;
-  uint8_t out[CUZK_G16_PROOF_BYTES];
-  cuzk_g16_proof_write(out, &proof);
-  if (!cli_write_file(a.out, out, sizeof out)) return cli_fail(1, "prove: cannot write %s", a.out);
-  printf("verified in %.2f s; wrote %s (%zu bytes); total %.2f s\n", t_verify, a.out, sizeof out,
+  size_t n = (size_t)rq.partitions * CUZK_G16_PROOF_BYTES;
+  uint8_t out[CUZK_SNAP_MAX_PARTITIONS * CUZK_G16_PROOF_BYTES];
+  for (unsigned k = 0; k < rq.partitions; k++)
+    cuzk_g16_proof_write(out + (size_t)k * CUZK_G16_PROOF_BYTES, &proofs[k]);
+  if (!cli_write_file(a.out, out, n)) return cli_fail(1, "prove: cannot write %s", a.out);
+  printf("verified in %.2f s; wrote %s (%zu bytes); total %.2f s\n", t_verify, a.out, n,
          cli_now_s() - t_start);
   cuzk_g16_pvk_free(pvk);
   cuzk_g16_params_free(params);
-  cuzk_post_request_free(&rq);
+  bench_request_free(&rq);
   cuzk_pool_destroy(pool);
   return 0;
 }
 
-static int post_write_inputs(const char *path, const cuzk_post_request *rq) {
-  size_t n = cuzk_post_num_public_inputs(rq->proof);
-  cuzk_fr *in = malloc(n * sizeof *in);
-  if (!in || cuzk_post_request_public_inputs(in, rq) || !cli_write_inputs(path, in, n))
+/* --write-inputs: every proof's public inputs, one after another. */
+static int write_inputs(const char *path, const bench_request *rq) {
+  size_t n = 0, all = 0;
+  cuzk_fr *in = NULL;
+  for (unsigned k = 0; k < rq->partitions; k++) {
+    cuzk_fr *one = bench_request_inputs(rq, k, &n);
+    cuzk_fr *grown = one ? realloc(in, (all + n) * sizeof *in) : NULL;
+    if (!grown) {
+      free(one);
+      free(in);
+      return cli_fail(1, "verify: cannot derive the public inputs");
+    }
+    in = grown;
+    memcpy(in + all, one, n * sizeof *in);
+    all += n;
+    free(one);
+  }
+  if (!cli_write_inputs(path, in, all))
     return cli_fail(1, "verify: cannot write the public inputs to %s", path);
   free(in);
   return -1;
@@ -440,11 +466,11 @@ int cmd_post_verify(int argc, char **argv) {
   int rc = pa_parse(&a, argc, argv, "verify", PA_VERIFY, cli_post_verify_usage);
   if (rc >= 0) return rc;
   if (!a.request || !a.proof_file) return cli_fail(2, "verify: --request and --proof are required");
-  cuzk_post_request rq;
+  bench_request rq;
   char base[4096], msg[1024];
-  if (!post_request_load(&rq, NULL, a.request, msg, sizeof msg))
+  if (!bench_request_load(&rq, NULL, a.request, msg, sizeof msg))
     return cli_fail(1, "verify: %s", msg);
-  if (!cuzk_post_param_base(base, sizeof base, a.dir, rq.proof))
+  if (!bench_request_param_base(base, sizeof base, a.dir, &rq))
     return cli_fail(1, "verify: path too long");
   cuzk_g16_pvk *pvk;
   if (cuzk_g16_pvk_load(base, &pvk, msg, sizeof msg)) return cli_fail(1, "verify: %s", msg);
@@ -452,17 +478,22 @@ int cmd_post_verify(int argc, char **argv) {
   size_t len;
   if (!cli_read_file(a.proof_file, &bytes, &len))
     return cli_fail(1, "cannot read %s", a.proof_file);
-  cuzk_g16_proof proof;
-  cuzk_g16_err e = cuzk_g16_proofs_read(&proof, 1, bytes, len);
+  cuzk_g16_proof proofs[CUZK_SNAP_MAX_PARTITIONS];
+  cuzk_g16_err e = cuzk_g16_proofs_read(proofs, rq.partitions, bytes, len);
   free(bytes);
-  if (e) return cli_fail(1, "verify: %s: expected 1 proof: %s", a.proof_file, cuzk_g16_strerror(e));
-  if (a.inputs && (rc = post_write_inputs(a.inputs, &rq)) >= 0) return rc;
+  if (e)
+    return cli_fail(1, "verify: %s: expected %u proof%s: %s", a.proof_file, rq.partitions,
+                    rq.partitions == 1 ? "" : "s", cuzk_g16_strerror(e));
+  if (a.inputs && (rc = write_inputs(a.inputs, &rq)) >= 0) return rc;
   bool ok = false;
-  if (cuzk_post_verify(&ok, &rq, pvk, &proof))
+  if (!bench_request_verify(&ok, &rq, pvk, proofs))
     return cli_fail(1, "verify: cannot derive the public inputs");
-  printf("partition %u: %s\n", rq.partition_index, ok ? "valid" : "INVALID");
+  if (rq.partitions == 1)
+    printf("partition %u: %s\n", bench_request_partition(&rq, 0), ok ? "valid" : "INVALID");
+  else
+    printf("%s: %u partitions: %s\n", rq.name, rq.partitions, ok ? "valid" : "INVALID");
   cuzk_g16_pvk_free(pvk);
-  cuzk_post_request_free(&rq);
+  bench_request_free(&rq);
   return ok ? 0 : 1;
 }
 

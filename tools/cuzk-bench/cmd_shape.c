@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* cuzk-bench shape: the size of one partition circuit of a proof kind (PoRep, WinningPoSt,
- * WindowPoSt), no data needed (SHAPE mode). */
+ * WindowPoSt, SnapDeals), no data needed (SHAPE mode). */
 #include <stdio.h>
 #include <string.h>
 
@@ -8,6 +8,7 @@
 #include "cuzk/groth16.h"
 #include "cuzk/post.h"
 #include "cuzk/r1cs.h"
+#include "cuzk/snap.h"
 #include "porep/stacked_circuit.h"
 
 int cmd_shape(int argc, char **argv) {
@@ -16,7 +17,8 @@ int cmd_shape(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      puts("usage: cuzk-bench shape [--kind porep|winning-post|window-post] --sector-size SIZE\n"
+      puts("usage: cuzk-bench shape [--kind porep|winning-post|window-post|snap] --sector-size "
+           "SIZE\n"
            "                        [--registered-proof ID|NAME] [--no-nnz]\n"
            "Counts one partition of the kind's circuit (default porep): inputs (ONE included), "
            "aux,\n"
@@ -41,6 +43,7 @@ int cmd_shape(int argc, char **argv) {
   if (!size && !proof_arg) return cli_fail(2, "shape: --sector-size is required");
   const cuzk_seal_proof *p = NULL;
   const cuzk_post_proof *pp = NULL;
+  const cuzk_snap_proof *sp = NULL;
   cuzk_stacked_config cfg;
   const char *name, *sector_name;
   if (!strcmp(kind, "porep")) {
@@ -49,6 +52,11 @@ int cmd_shape(int argc, char **argv) {
                       proof_arg ? proof_arg : size);
     if (cuzk_stacked_config_from_proof(&cfg, p->id)) return cli_fail(1, "shape: no circuit config");
     name = p->name, sector_name = p->sector->name;
+  } else if (!strcmp(kind, "snap")) {
+    if (!cli_snap_proof(&sp, proof_arg, size))
+      return cli_fail(2, "shape: unknown sector size or update proof (%s)",
+                      proof_arg ? proof_arg : size);
+    name = sp->name, sector_name = sp->sector->name;
   } else {
     if (!cli_post_proof(&pp, kind, proof_arg, size))
       return cli_fail(2, "shape: unknown kind, sector size or registered PoSt proof (%s, %s)", kind,
@@ -62,9 +70,10 @@ int cmd_shape(int argc, char **argv) {
   if (cuzk_cs_create(&cs, &o)) return cli_fail(1, "out of memory");
   char msg[256] = "";
   double t0 = cli_now_s();
-  if (p ? cuzk_stacked_synthesize(cs, &cfg, NULL, 0, msg, sizeof msg) != CUZK_POREP_OK
-        : cuzk_post_synthesize(cs, pp, NULL, msg, sizeof msg) != CUZK_POST_OK)
-    return cli_fail(1, "shape: synthesis failed: %s", msg);
+  bool ok = p    ? cuzk_stacked_synthesize(cs, &cfg, NULL, 0, msg, sizeof msg) == CUZK_POREP_OK
+            : sp ? cuzk_snap_synthesize(cs, sp, NULL, 0, msg, sizeof msg) == CUZK_SNAP_OK
+                 : cuzk_post_synthesize(cs, pp, NULL, msg, sizeof msg) == CUZK_POST_OK;
+  if (!ok) return cli_fail(1, "shape: synthesis failed: %s", msg);
   size_t circuit = cuzk_cs_num_constraints(cs);
   cuzk_cs_enforce_input_constraints(cs);
   double t1 = cli_now_s();

@@ -4,7 +4,8 @@
  * printing what the reference tool prints (docs/spec/cuzk-interface.md §3.3) so runs can be
  * compared; with --perf, per-iteration counters read through perf_event_open (hardware events when
  * the machine exposes them, software events always), --perf-json writes every figure for A/B
- * scripts. With --request, the same for a PoSt request's partition (FallbackPoStCircuit).
+ * scripts. With --request, the same for a PoSt request's partition (FallbackPoStCircuit) or
+ * every partition of a SnapDeals request (EmptySectorUpdateCircuit).
  */
 #define _GNU_SOURCE /* syscall */
 #include <linux/perf_event.h>
@@ -20,7 +21,7 @@
 #include "cuzk/r1cs.h"
 #include "porep/c1.h"
 #include "porep/stacked_circuit.h"
-#include "post_request.h"
+#include "request_file.h"
 
 /* ---- counters ------------------------------------------------------------------------------ */
 typedef struct {
@@ -130,8 +131,9 @@ static const char usage[] =
     "         [--mode prove|witness] [--shape-only] [--perf] [--perf-json FILE]\n"
     "Synthesizes the PoRep C2 circuits of a C1 output (raw JSON or Curio envelope) in process:\n"
     "wall = C1 parse + synthesis, synth = synthesis only. --shape-only counts (SHAPE mode).\n"
-    "--request: a PoSt request's partition (FallbackPoStCircuit); wall = request parse and\n"
-    "checks (its vanilla proofs verified natively) + synthesis.\n";
+    "--request: a PoSt request's partition (FallbackPoStCircuit) or a SnapDeals request's\n"
+    "partitions (EmptySectorUpdateCircuit); wall = request parse and checks (its vanilla proofs\n"
+    "verified natively) + synthesis.\n";
 
 static int so_number(so_args *a, const char *k, const char *v) {
   uint64_t x;
@@ -180,7 +182,8 @@ static int so_parse(so_args *a, int argc, char **argv) {
     }
   }
   if (!a->c1_path == !a->request_path)
-    return cli_fail(2, "synth-only: --c1 FILE (PoRep) or --request FILE (PoSt) is required");
+    return cli_fail(
+        2, "synth-only: --c1 FILE (PoRep) or --request FILE (PoSt, SnapDeals) is required");
   if (a->request_path && a->porep_opts)
     return cli_fail(2, "synth-only: --partition, --sector-num and --miner-id are PoRep's (a "
                        "request names its partition)");
@@ -226,23 +229,28 @@ static int so_porep(cuzk_cs *cs, const so_args *a, const uint8_t *data, size_t l
   return -1;
 }
 
+/* A PoSt or SnapDeals request: every proof it answers (PoSt one, SnapDeals one per partition),
+ * synthesized one after another into the same constraint system. */
 static int so_post(cuzk_cs *cs, const so_args *a, const uint8_t *data, size_t len, so_result *r) {
-  post_request_file f;
-  cuzk_post_request rq;
+  request_file f;
+  bench_request rq;
   char msg[1024];
-  if (!post_request_parse(&f, data, len, msg, sizeof msg))
+  if (!request_file_parse(&f, data, len, msg, sizeof msg))
     return cli_fail(1, "%s: %s", a->request_path, msg);
-  bool ok = post_request_check(&rq, &f, msg, sizeof msg); /* rq keeps copies */
-  post_request_file_free(&f);
+  bool ok = bench_request_check(&rq, &f, msg, sizeof msg); /* rq keeps copies */
+  request_file_free(&f);
   if (!ok) return cli_fail(1, "%s: %s", a->request_path, msg);
-  cuzk_cs_reset(cs);
-  double s0 = cli_now_s();
-  if (cuzk_post_synthesize(cs, rq.proof, &rq, msg, sizeof msg))
-    return cli_fail(1, "synthesis of partition %u: %s", rq.partition_index, msg);
-  r->synth = cli_now_s() - s0;
+  r->synth = 0;
+  for (unsigned k = 0; k < rq.partitions; k++) {
+    cuzk_cs_reset(cs);
+    double s0 = cli_now_s();
+    if (!bench_request_synthesize(cs, &rq, k, msg, sizeof msg))
+      return cli_fail(1, "synthesis of partition %u: %s", bench_request_partition(&rq, k), msg);
+    r->synth += cli_now_s() - s0;
+  }
   r->constraints = cuzk_cs_num_constraints(cs);
-  r->circuits = 1;
-  cuzk_post_request_free(&rq);
+  r->circuits = rq.partitions;
+  bench_request_free(&rq);
   return -1;
 }
 

@@ -15,6 +15,7 @@ int cmd_verify_vanilla(int argc, char **argv) {
     help |= !strcmp(argv[i], "--help") || !strcmp(argv[i], "-h");
     post |= !strcmp(argv[i], "--kind") || !strcmp(argv[i], "--vanilla");
   }
+  if (cli_snap_form(argc, argv)) return cmd_snap_verify_vanilla(argc, argv);
   if (post && !help) return cmd_post_verify_vanilla(argc, argv);
   const char *path = NULL;
   for (int i = 1; i < argc; i++) {
@@ -25,6 +26,7 @@ int cmd_verify_vanilla(int argc, char **argv) {
            "Verifies every vanilla proof of a C1 output (raw JSON or Curio envelope): challenges,\n"
            "Merkle openings, labels and encodings are recomputed.");
       fputs(cli_post_verify_vanilla_usage, stdout);
+      fputs(cli_snap_verify_vanilla_usage, stdout);
       return 0;
     } else {
       return cli_fail(2, "verify-vanilla: unknown option '%s'", argv[i]);

@@ -1,0 +1,248 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
+/*
+ * cuzk-bench's SnapDeals commands (the replica update; docs/snap.md "cuzk-bench"):
+ *   gen-vanilla snap ...                      a CC test sector updated with data: its partition
+ *                                             proofs as a request file
+ *   setup --kind snap ...                     TEST parameters of EmptySectorUpdateCircuit
+ *   verify-vanilla --kind snap --request F    every partition proof verified natively
+ * prove / verify / synth-only --request and shape --kind snap take update requests too
+ * (cmd_post.c, cmd_synth_only.c, cmd_shape.c).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cuzk/snap.h"
+#include "request_file.h"
+
+const char cli_snap_gen_vanilla_usage[] =
+    "usage: cuzk-bench gen-vanilla snap --sector-size S [--registered-proof ID|NAME]\n"
+    "         [--data zero|random:SEED|FILE] [--miner-id N] [--sector-num N] [--threads N]\n"
+    "         -o REQUEST.json\n"
+    "Seals a CC sector of a test size (2KiB, 8MiB, 512MiB) in memory, encodes the new data into\n"
+    "it (SnapDeals) and writes an update request (Curio's cuzk.v1 SubmitProofRequest in proto3\n"
+    "JSON: proof_kind SNAP_DEALS_UPDATE, registered_proof, sector_size, miner_id, sector_number,\n"
+    "comm_r_old, comm_r_new, comm_d_new, vanilla_proofs = one bincode PartitionProof per\n"
+    "partition). --data as for porep (default random:1: zero data would encode nothing).\n";
+
+const char cli_snap_setup_usage[] =
+    "       cuzk-bench setup --kind snap --sector-size S [--registered-proof ID|NAME]\n"
+    "                        --param-cache DIR [--if-missing]\n"
+    "With --kind snap: TEST parameters of EmptySectorUpdateCircuit "
+    "(v28-empty-sector-update-...).\n";
+
+const char cli_snap_verify_vanilla_usage[] =
+    "       cuzk-bench verify-vanilla --kind snap --request FILE\n"
+    "Checks an update request as cuzk does before proving: the commitments, then every partition\n"
+    "proof parsed strictly and verified natively; prints 'valid' or names what is wrong.\n";
+
+bool cli_snap_proof(const cuzk_snap_proof **p, const char *proof_arg, const char *size_arg) {
+  if (proof_arg) {
+    uint64_t id;
+    return !(cli_u64(&id, proof_arg) ? cuzk_snap_proof_by_id(p, id)
+                                     : cuzk_snap_proof_by_name(p, proof_arg));
+  }
+  uint64_t bytes;
+  return size_arg && !cuzk_porep_parse_size(&bytes, size_arg) && !cuzk_snap_proof_for(p, bytes);
+}
+
+/* ---- gen-vanilla snap ---------------------------------------------------------------------- */
+typedef struct {
+  const char *size, *proof_arg, *data_arg, *out;
+  uint64_t miner, sector, threads;
+} gv_args;
+
+static int gv_parse(gv_args *a, int argc, char **argv) {
+  memset(a, 0, sizeof *a);
+  a->miner = 1000;
+  a->sector = 1;
+  a->data_arg = "random:1";
+  for (int i = 1; i < argc; i++) {
+    const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    uint64_t *num = NULL;
+    if (!strcmp(k, "--help") || !strcmp(k, "-h")) {
+      fputs(cli_snap_gen_vanilla_usage, stdout);
+      return 0;
+    }
+    if (!strcmp(k, "snap")) continue;
+    if (!v || k[0] != '-')
+      return cli_fail(2, "gen-vanilla: '%s' needs a value or is unknown\n%s", k,
+                      cli_snap_gen_vanilla_usage);
+    i++;
+    if (!strcmp(k, "--sector-size"))
+      a->size = v;
+    else if (!strcmp(k, "--registered-proof"))
+      a->proof_arg = v;
+    else if (!strcmp(k, "--data"))
+      a->data_arg = v;
+    else if (!strcmp(k, "-o"))
+      a->out = v;
+    else if (!strcmp(k, "--miner-id"))
+      num = &a->miner;
+    else if (!strcmp(k, "--sector-num"))
+      num = &a->sector;
+    else if (!strcmp(k, "--threads"))
+      num = &a->threads;
+    else
+      return cli_fail(2, "gen-vanilla: unknown option '%s'\n%s", k, cli_snap_gen_vanilla_usage);
+    if (num && (!cli_u64(num, v) || (num == &a->threads && *num > 1024)))
+      return cli_fail(2, "gen-vanilla: %s: bad value %s", k, v);
+  }
+  if (!a->out) return cli_fail(2, "gen-vanilla: -o FILE is required");
+  if (!a->size && !a->proof_arg)
+    return cli_fail(2, "gen-vanilla: --sector-size or --registered-proof is required");
+  return -1;
+}
+
+static int gv_partitions(request_file *f, const cuzk_snap_proof *p, const cuzk_snap_sector *s) {
+  size_t size = cuzk_snap_vanilla_size(p);
+  for (unsigned k = 0; k < p->partitions; k++) {
+    cuzk_snap_partition_proof pp;
+    uint8_t *buf = malloc(size);
+    cuzk_snap_err e = buf ? cuzk_snap_vanilla_generate(&pp, p, s, k) : CUZK_SNAP_ENOMEM;
+    if (!e) e = cuzk_snap_vanilla_write(buf, p, &pp);
+    cuzk_snap_partition_free(&pp);
+    if (e) {
+      free(buf);
+      return cli_fail(1, "partition %u: vanilla proof: %s", k, cuzk_snap_strerror(e));
+    }
+    f->vanilla[k] = buf;
+    f->vanilla_len[k] = size;
+    f->n_vanilla = k + 1;
+  }
+  return -1;
+}
+
+int cmd_snap_gen_vanilla(int argc, char **argv) {
+  gv_args a;
+  int rc = gv_parse(&a, argc, argv);
+  if (rc >= 0) return rc;
+  const cuzk_snap_proof *p;
+  uint64_t bytes;
+  if (!cli_snap_proof(&p, a.proof_arg, a.size))
+    return cli_fail(2, "gen-vanilla: unknown sector size or update proof (%s)",
+                    a.proof_arg ? a.proof_arg : a.size);
+  if (a.size && (cuzk_porep_parse_size(&bytes, a.size) || bytes != p->sector->bytes))
+    return cli_fail(2, "--sector-size %s does not match %s", a.size, p->name);
+  uint8_t *data = NULL;
+  if ((rc = cli_sector_data(&data, p->sector->nodes, p->sector->name, a.data_arg)) >= 0) return rc;
+  uint8_t prover_id[32], ticket[32];
+  cuzk_porep_prover_id(prover_id, a.miner);
+  memset(ticket, 1, 32); /* gen-vanilla porep's default ticket */
+  cuzk_pool *pool = cli_pool((unsigned)a.threads);
+  double t0 = cli_now_s();
+  cuzk_snap_sector *s;
+  char msg[1024] = "";
+  if (cuzk_snap_sector_update(&s, p, data, prover_id, a.sector, ticket, pool, msg, sizeof msg))
+    return cli_fail(1, "%s", msg);
+  request_file f = {.proof_kind = SNAP_KIND,
+                    .registered_proof = p->id,
+                    .sector_size = p->sector->bytes,
+                    .miner_id = a.miner,
+                    .sector_number = a.sector};
+  for (int c = 0; c < 3; c++) {
+    f.comm[c] = malloc(32);
+    f.comm_len[c] = 32;
+  }
+  f.vanilla = calloc(p->partitions, sizeof *f.vanilla);
+  f.vanilla_len = calloc(p->partitions, sizeof *f.vanilla_len);
+  if (!f.comm[0] || !f.comm[1] || !f.comm[2] || !f.vanilla || !f.vanilla_len)
+    return cli_fail(1, "out of memory");
+  cuzk_snap_sector_comms(s, f.comm[0], f.comm[2], f.comm[1], NULL);
+  if ((rc = gv_partitions(&f, p, s)) >= 0) return rc;
+  double t_gen = cli_now_s() - t0;
+  bench_request rq;
+  if (!bench_request_check(&rq, &f, msg, sizeof msg))
+    return cli_fail(1, "internal error: the generated request does not check: %s", msg);
+  bench_request_free(&rq);
+  if (!request_file_write(a.out, &f)) return cli_fail(1, "cannot write %s", a.out);
+  static const char *const names[3] = {"comm_r_old", "comm_r_new", "comm_d_new"};
+  for (int c = 0; c < 3; c++) {
+    printf("%s ", names[c]);
+    cli_print_hex(f.comm[c], 32);
+    printf("\n");
+  }
+  printf("%s (%s), sector %llu, %u partition%s: wrote %s (%.2f s)\n", p->name, p->sector->name,
+         (unsigned long long)a.sector, p->partitions, p->partitions == 1 ? "" : "s", a.out, t_gen);
+  request_file_free(&f);
+  cuzk_snap_sector_free(s);
+  cuzk_pool_destroy(pool);
+  free(data);
+  return 0;
+}
+
+/* ---- setup --kind snap --------------------------------------------------------------------- */
+int cmd_snap_setup(int argc, char **argv) {
+  const char *size = NULL, *proof_arg = NULL, *dir = getenv("FIL_PROOFS_PARAMETER_CACHE");
+  bool if_missing = false;
+  for (int i = 1; i < argc; i++) {
+    const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp(k, "--if-missing")) {
+      if_missing = true;
+      continue;
+    }
+    if (!v) return cli_fail(2, "setup: '%s' needs a value", k);
+    i++;
+    if (!strcmp(k, "--kind"))
+      continue; /* snap: how we got here */
+    else if (!strcmp(k, "--sector-size"))
+      size = v;
+    else if (!strcmp(k, "--registered-proof"))
+      proof_arg = v;
+    else if (!strcmp(k, "--param-cache"))
+      dir = v;
+    else
+      return cli_fail(2, "setup: unknown option '%s' for snap\n%s", k, cli_snap_setup_usage);
+  }
+  if (!dir) return cli_fail(2, "--param-cache DIR (or FIL_PROOFS_PARAMETER_CACHE) is required");
+  const cuzk_snap_proof *p;
+  uint64_t bytes;
+  if (!cli_snap_proof(&p, proof_arg, size))
+    return cli_fail(2, "setup: unknown sector size or update proof (%s)",
+                    proof_arg ? proof_arg
+                    : size    ? size
+                              : "none given");
+  if (size && (cuzk_porep_parse_size(&bytes, size) || bytes != p->sector->bytes))
+    return cli_fail(2, "--sector-size %s does not match %s", size, p->name);
+  char base[4096], msg[512];
+  if (!cuzk_snap_param_base(base, sizeof base, dir, p)) return cli_fail(1, "setup: path too long");
+  if (if_missing && cli_params_present(base)) {
+    printf("%s: parameters present: %s.{params,vk}\n", p->name, base);
+    return 0;
+  }
+  cuzk_pool *pool = cli_pool(0);
+  double gen_s = 0;
+  if (cuzk_snap_setup_test_params(p, dir, pool, &gen_s, msg, sizeof msg))
+    return cli_fail(1, "%s", msg);
+  printf("%s: TEST parameters %s.{params,vk,meta} (generated in %.1f s)\n", p->name, base, gen_s);
+  cuzk_pool_destroy(pool);
+  return 0;
+}
+
+/* ---- verify-vanilla --kind snap ------------------------------------------------------------ */
+int cmd_snap_verify_vanilla(int argc, char **argv) {
+  const char *path = NULL;
+  for (int i = 1; i < argc; i++) {
+    const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!v) return cli_fail(2, "verify-vanilla: '%s' needs a value or is unknown", k);
+    i++;
+    if (!strcmp(k, "--request"))
+      path = v;
+    else if (strcmp(k, "--kind"))
+      return cli_fail(2, "verify-vanilla: unknown option '%s' for snap\n%s", k,
+                      cli_snap_verify_vanilla_usage);
+  }
+  if (!path) return cli_fail(2, "verify-vanilla: --kind snap takes --request FILE");
+  bench_request rq;
+  char msg[1024];
+  if (!bench_request_load(&rq, NULL, path, msg, sizeof msg)) return cli_fail(1, "invalid: %s", msg);
+  if (rq.proof_kind != SNAP_KIND) {
+    bench_request_free(&rq);
+    return cli_fail(2, "verify-vanilla: %s is not an update request", path);
+  }
+  printf("%s: valid (%s, %u partition%s, %u challenges each)\n", path, rq.name, rq.partitions,
+         rq.partitions == 1 ? "" : "s", rq.snap.proof->challenges);
+  bench_request_free(&rq);
+  return 0;
+}
