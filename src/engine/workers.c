@@ -228,8 +228,10 @@ void *eng_synth_main(void *arg) {
     }
     eng_log(e, CUZK_LOG_DEBUG, j->id, "partition %u synthesized in %.2f s (%.1f MiB)", part, dt,
             (double)bytes / 1048576.0);
-    while (e->pq_len >= e->cfg.prove_queue && !e->quitting && !heads_queue(e, j) &&
-           !outranked(e, j))
+    /* room for a whole batch: a prove worker waiting to fill one holds its first partitions in
+     * the queue, so a queue shorter than batch_max would never let the rest in */
+    unsigned room = e->cfg.prove_queue > e->cfg.batch_max ? e->cfg.prove_queue : e->cfg.batch_max;
+    while (e->pq_len >= room && !e->quitting && !heads_queue(e, j) && !outranked(e, j))
       pthread_cond_wait(&e->space_cv, &e->mu);
     prove_item *it = malloc(sizeof *it);
     if (!it) {
@@ -271,11 +273,20 @@ static unsigned pq_count(cuzk_engine *e, srs_set *s) {
 }
 
 /* locked: true if a partition of s is being synthesized or can still be handed out */
-static bool more_coming(cuzk_engine *e, srs_set *s) {
-  for (eng_job *j = e->active; j; j = j->anext)
-    if (j->srs == s && j->state == JOB_RUNNING && !j->failed && !atomic_load(&j->cancel) &&
+static bool more_coming(cuzk_engine *e, const eng_job *head) {
+  const srs_set *s = head->srs;
+  for (eng_job *j = e->active; j; j = j->anext) {
+    if (j->failed || atomic_load(&j->cancel)) continue;
+    if (j->srs == s && j->state == JOB_RUNNING &&
         (j->next_part < j->parts || j->in_flight > j->proved))
       return true;
+    /* a job queued or being prepared has no parameter set yet: one of the same kind and
+     * registered proof will have this one (one-partition kinds batch across jobs only through
+     * this; the wait stays bounded by batch_wait_ms) */
+    if ((j->state == JOB_QUEUED || j->state == JOB_PREPARING) && j->kind == head->kind &&
+        j->registered_proof == head->registered_proof)
+      return true;
+  }
   return false;
 }
 
@@ -310,7 +321,7 @@ void *eng_prove_main(void *arg) {
       struct timespec until;
       deadline_in(&until, e->cfg.batch_wait_ms);
       while (!e->quitting && e->pq && e->pq->job->srs == s && pq_count(e, s) < max &&
-             more_coming(e, s))
+             more_coming(e, e->pq->job))
         if (pthread_cond_timedwait(&e->prove_cv, &e->mu, &until)) break;
       if (!has_item(e, w->critical_lane)) continue;
     }

@@ -15,5 +15,6 @@ endif()
 add_test(NAME test_daemon COMMAND ${CUZK_GRPC_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/test_daemon.py
          ${CUZK_DAEMON_TEST_ARGS}
          WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
-set_tests_properties(test_daemon PROPERTIES FIXTURES_REQUIRED "params_2kib;params_post_2kib"
+set_tests_properties(test_daemon PROPERTIES FIXTURES_REQUIRED
+                     "params_2kib;params_post_2kib;params_snap_2kib"
                      TIMEOUT 1500)

@@ -58,12 +58,10 @@ for (const addr of addrs) {
   );
   check(r.result.job_id.length === 36, `${addr}: server-generated job id ${r.result.job_id}`);
   for (const q of requests) {
-    const submit = {
-      ...q,
-      request_id: 'js-post',
-      randomness: Buffer.from(q.randomness, 'base64'),
-      vanilla_proofs: q.vanilla_proofs.map((v) => Buffer.from(v, 'base64')),
-    };
+    const submit = { ...q, request_id: 'js-post' };
+    for (const f of ['randomness', 'comm_r_old', 'comm_r_new', 'comm_d_new'])
+      if (f in q) submit[f] = Buffer.from(q[f], 'base64');
+    submit.vanilla_proofs = q.vanilla_proofs.map((v) => Buffer.from(v, 'base64'));
     const p = await call(client, 'Prove', { submit });
     check(
       p.result.status === 'COMPLETED' && p.result.proof.length === 192,

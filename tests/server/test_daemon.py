@@ -12,7 +12,10 @@ with the 2 KiB TEST parameters of --params. Checked, over both transports where 
     Window proof id for WinningPoSt, a tampered or truncated sector proof, short randomness), a
     missing submit field, an unknown job id — each answered (FAILED in-band naming the field, or
     the gRPC status for requests that cannot be a job);
-  * WinningPoSt and WindowPoSt (2 KiB, `cuzk-bench gen-vanilla` requests in proto3 JSON) proven
+  * SnapDeals update requests that do not hold (another comm_r_new, a short comm_d_new, a PoSt
+    registered proof);
+  * WinningPoSt, WindowPoSt and a SnapDeals update (2 KiB, `cuzk-bench gen-vanilla` requests in
+    proto3 JSON) proven
     over both transports and by the grpc-js client, each proof accepted by `cuzk-bench verify
     --request`; a WinningPoSt sent while PoRep jobs run completes before the queued PoRep job;
   * SubmitProof + AwaitProof(timeout) → TIMEOUT, CancelProof of a running and of a queued job,
@@ -206,9 +209,10 @@ level = "debug"
     failed("a C1 sent as an update", "vanilla_proof: set, but an update job takes one bincode",
            proof_kind=pb.SNAP_DEALS_UPDATE)
 
-    # PoSt requests (2 KiB): one per kind, from cuzk-bench gen-vanilla (proto3 JSON)
+    # PoSt and SnapDeals requests (2 KiB): one per kind, from cuzk-bench gen-vanilla (proto3 JSON)
     post = {}
-    for kind, extra in (("winning-post", []), ("window-post", ["--sectors", "2"])):
+    for kind, extra in (("winning-post", []), ("window-post", ["--sectors", "2"]),
+                        ("snap", ["--data", "random:3"])):
         path = os.path.join(work, f"{kind}.json")
         r = bench(a.bench, "gen-vanilla", kind, "--sector-size", "2KiB", "--miner-id", "1000",
                   *extra, "-o", path)
@@ -240,6 +244,12 @@ level = "debug"
                 lambda q: q.vanilla_proofs.__setitem__(1, q.vanilla_proofs[1][:-1]))
     post_failed("window-post", "sectors out of order", "sectors must be distinct and in ascending",
                 lambda q: q.vanilla_proofs.reverse())
+    post_failed("snap", "another comm_r_new", "comm_r_new is not Poseidon2(comm_c",
+                lambda q: setattr(q, "comm_r_new", bytes([q.comm_r_new[0] ^ 1]) + q.comm_r_new[1:]))
+    post_failed("snap", "a 31-byte comm_d_new", "comm_d_new: 31 bytes, expected 32",
+                lambda q: setattr(q, "comm_d_new", q.comm_d_new[:31]))
+    post_failed("snap", "an update with PoSt's registered proof 10", "not a registered update",
+                lambda q: setattr(q, "registered_proof", 10))
     for k, s in stub.items():
         try:
             s.Prove(pb.ProveRequest(submit=req(proof_kind=9)))
