@@ -275,9 +275,7 @@ static bool parse_priority(Cuzk__V1__Priority *p, const char *s) {
 
 static const char prove_flags_help[] =
     "  -t, --type TYPE       porep (porep-c2, seal-commit), snap (snap-deals, update), wpost\n"
-    "                        (window-post), winning (winning-post); the daemon proves porep,\n"
-    "                        wpost and winning, and answers FAILED \"unsupported proof kind\" to\n"
-    "                        snap\n"
+    "                        (window-post), winning (winning-post)\n"
     "  --c1 FILE             PoRep: the C1 output, raw JSON or Curio's envelope; sector_size and\n"
     "                        registered_proof are taken from it\n"
     "  --vanilla FILE        other kinds: a JSON array of base64 proofs (else the file is one\n"
