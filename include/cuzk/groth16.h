@@ -215,6 +215,17 @@ cuzk_g16_err cuzk_g16_params_decode(const cuzk_file_map *m, const char *path, cu
  * if missing. *gen_s (may be NULL): seconds spent generating. */
 cuzk_g16_err cuzk_g16_write_test_params(const char *base, cuzk_cs *cs, uint64_t sector_bytes,
                                         cuzk_pool *pool, double *gen_s, char *msg, size_t msg_len);
+/* The same from a synthesizer: synth(cs, ctx, msg, len) puts the blank circuit into a fresh
+ * RECORD-mode system (false with msg), then the parameters are generated and written. What every
+ * proof kind's "setup" is. */
+typedef bool (*cuzk_g16_synth_fn)(cuzk_cs *cs, const void *ctx, char *msg, size_t msg_len);
+cuzk_g16_err cuzk_g16_setup_test_params(const char *base, uint64_t sector_bytes,
+                                        cuzk_g16_synth_fn synth, const void *ctx, cuzk_pool *pool,
+                                        double *gen_s, char *msg, size_t msg_len);
+/* DIR/v<CUZK_G16_PARAMS_VERSION>-<prefix>-<SHA-256 hex of identifier> (cuzk_g16_cache_id), the
+ * parameter files' path without extension; false if it does not fit in len. */
+bool cuzk_g16_param_base(char *out, size_t len, const char *dir, const char *prefix,
+                         const char *identifier);
 
 #ifdef __cplusplus
 }

@@ -83,6 +83,32 @@ static bool make_parent_dirs(const char *base) {
   return true;
 }
 
+cuzk_g16_err cuzk_g16_setup_test_params(const char *base, uint64_t sector_bytes,
+                                        cuzk_g16_synth_fn synth, const void *ctx, cuzk_pool *pool,
+                                        double *gen_s, char *msg, size_t len) {
+  if (!base || !synth) return fail(msg, len, CUZK_G16_EINVAL, "setup: NULL argument");
+  cuzk_cs_opts o;
+  cuzk_cs_opts_default(&o, CUZK_CS_RECORD);
+  cuzk_cs *cs;
+  if (cuzk_cs_create(&cs, &o)) return fail(msg, len, CUZK_G16_ENOMEM, "setup: out of memory");
+  char sub[512] = "";
+  cuzk_g16_err e = CUZK_G16_OK;
+  if (!synth(cs, ctx, sub, sizeof sub))
+    e = fail(msg, len, CUZK_G16_EINVAL, "setup: synthesis: %s", sub);
+  else
+    e = cuzk_g16_write_test_params(base, cs, sector_bytes, pool, gen_s, msg, len);
+  cuzk_cs_destroy(cs);
+  return e;
+}
+
+bool cuzk_g16_param_base(char *out, size_t len, const char *dir, const char *prefix,
+                         const char *identifier) {
+  char id[512];
+  if (!out || !dir || cuzk_g16_cache_id(id, sizeof id, prefix, identifier)) return false;
+  int n = snprintf(out, len, "%s/v%d-%s", dir, CUZK_G16_PARAMS_VERSION, id);
+  return n > 0 && (size_t)n < len;
+}
+
 cuzk_g16_err cuzk_g16_write_test_params(const char *base, cuzk_cs *cs, uint64_t sector_bytes,
                                         cuzk_pool *pool, double *gen_s, char *msg, size_t len) {
   if (!base || !cs) return fail(msg, len, CUZK_G16_EINVAL, "setup: NULL argument");

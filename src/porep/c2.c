@@ -14,7 +14,7 @@
 
 bool cuzk_c2_param_base(char *out, size_t len, const char *dir, const cuzk_seal_proof *p) {
   const cuzk_sector_info *si = p->sector;
-  char tree[64], prefix[160], ident[512], id[256];
+  char tree[64], prefix[160], ident[512];
   snprintf(tree, sizeof tree, "merkletree-poseidon_hasher-8-%u-%u", si->sub_arity, si->top_arity);
   snprintf(prefix, sizeof prefix, "stacked-proof-of-replication-%s-sha256_hasher", tree);
   /* The Debug text of the proof's PublicParams (parameter_cache.rs identifier()). */
@@ -24,9 +24,11 @@ bool cuzk_c2_param_base(char *out, size_t len, const char *dir, const cuzk_seal_
            "challenges: LayerChallenges { layers: %u, max_count: %u }, tree: %s }",
            (unsigned long long)si->nodes, si->layers, cuzk_seal_proof_challenges_per_partition(p),
            tree);
-  if (cuzk_g16_cache_id(id, sizeof id, prefix, ident)) return false;
-  int n = snprintf(out, len, "%s/v%d-%s", dir, CUZK_G16_PARAMS_VERSION, id);
-  return n > 0 && (size_t)n < len;
+  return cuzk_g16_param_base(out, len, dir, prefix, ident);
+}
+
+static bool blank(cuzk_cs *cs, const void *cfg, char *msg, size_t len) {
+  return cuzk_stacked_synthesize(cs, cfg, NULL, 0, msg, len) == CUZK_POREP_OK;
 }
 
 cuzk_porep_err cuzk_c2_setup_test_params(const cuzk_seal_proof *p, const char *dir, cuzk_pool *pool,
@@ -37,19 +39,11 @@ cuzk_porep_err cuzk_c2_setup_test_params(const cuzk_seal_proof *p, const char *d
   cuzk_stacked_config cfg;
   if (cuzk_stacked_config_from_proof(&cfg, p->id))
     return cuzk_porep_fail(msg, len, CUZK_POREP_EPROOF, "setup: no circuit for %s", p->name);
-  cuzk_cs_opts o;
-  cuzk_cs_opts_default(&o, CUZK_CS_RECORD);
-  cuzk_cs *cs;
-  if (cuzk_cs_create(&cs, &o))
-    return cuzk_porep_fail(msg, len, CUZK_POREP_ENOMEM, "setup: out of memory");
-  char sub[512];
-  cuzk_porep_err pe = CUZK_POREP_OK;
-  if (cuzk_stacked_synthesize(cs, &cfg, NULL, 0, sub, sizeof sub))
-    pe = cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL, "setup: synthesis: %s", sub);
-  else if (cuzk_g16_write_test_params(base, cs, p->sector->bytes, pool, gen_s, msg, len))
-    pe = CUZK_POREP_EINVAL;
-  cuzk_cs_destroy(cs);
-  return pe;
+  cuzk_g16_err e =
+      cuzk_g16_setup_test_params(base, p->sector->bytes, blank, &cfg, pool, gen_s, msg, len);
+  return e == CUZK_G16_OK       ? CUZK_POREP_OK
+         : e == CUZK_G16_ENOMEM ? CUZK_POREP_ENOMEM
+                                : CUZK_POREP_EINVAL;
 }
 
 static bool all_zero(const uint8_t b[32]) {

@@ -6,28 +6,32 @@
 
 #include "post/post_internal.h"
 
-static void tree_name(char *out, size_t len, const cuzk_post_proof *p) {
-  snprintf(out, len, "merkletree-poseidon_hasher-%u-%u-%u", p->sector->base_arity,
-           p->sector->sub_arity, p->sector->top_arity);
+/* The prefix and identifier of p's parameter files. */
+static void names(char prefix[128], char ident[256], const cuzk_post_proof *p) {
+  snprintf(prefix, 128, "proof-of-spacetime-fallback-merkletree-poseidon_hasher-%u-%u-%u",
+           p->sector->base_arity, p->sector->sub_arity, p->sector->top_arity);
+  /* the Debug text of fallback::PublicParams: the circuit's counts, no API version, no tree */
+  snprintf(ident, 256,
+           "FallbackPoSt::PublicParams{sector_size: %llu, challenge_count: %u, sector_count: %u}",
+           (unsigned long long)p->sector->bytes, p->challenge_count, p->sector_count);
 }
 
 cuzk_post_err cuzk_post_cache_id(char *out, size_t len, const cuzk_post_proof *p) {
-  if (!out || !p) return CUZK_POST_EINVAL;
-  char tree[64], prefix[128], ident[256];
-  tree_name(tree, sizeof tree, p);
-  snprintf(prefix, sizeof prefix, "proof-of-spacetime-fallback-%s", tree);
-  /* the Debug text of fallback::PublicParams: the circuit's counts, no API version, no tree */
-  snprintf(ident, sizeof ident,
-           "FallbackPoSt::PublicParams{sector_size: %llu, challenge_count: %u, sector_count: %u}",
-           (unsigned long long)p->sector->bytes, p->challenge_count, p->sector_count);
+  if (!out || !p || !p->sector) return CUZK_POST_EINVAL;
+  char prefix[128], ident[256];
+  names(prefix, ident, p);
   return cuzk_g16_cache_id(out, len, prefix, ident) ? CUZK_POST_EINVAL : CUZK_POST_OK;
 }
 
 bool cuzk_post_param_base(char *out, size_t len, const char *dir, const cuzk_post_proof *p) {
-  char id[256];
-  if (!out || !dir || cuzk_post_cache_id(id, sizeof id, p)) return false;
-  int n = snprintf(out, len, "%s/v%d-%s", dir, CUZK_G16_PARAMS_VERSION, id);
-  return n > 0 && (size_t)n < len;
+  char prefix[128], ident[256];
+  if (!p || !p->sector) return false;
+  names(prefix, ident, p);
+  return cuzk_g16_param_base(out, len, dir, prefix, ident);
+}
+
+static bool blank(cuzk_cs *cs, const void *p, char *msg, size_t len) {
+  return cuzk_post_synthesize(cs, p, NULL, msg, len) == CUZK_POST_OK;
 }
 
 cuzk_post_err cuzk_post_setup_test_params(const cuzk_post_proof *p, const char *dir,
@@ -35,19 +39,11 @@ cuzk_post_err cuzk_post_setup_test_params(const cuzk_post_proof *p, const char *
   char base[4096];
   if (!p || !dir || !cuzk_post_param_base(base, sizeof base, dir, p))
     return cuzk_post_fail(msg, len, CUZK_POST_EINVAL, "setup: no proof or the path is too long");
-  cuzk_cs_opts o;
-  cuzk_cs_opts_default(&o, CUZK_CS_RECORD);
-  cuzk_cs *cs;
-  if (cuzk_cs_create(&cs, &o))
-    return cuzk_post_fail(msg, len, CUZK_POST_ENOMEM, "setup: out of memory");
-  char sub[400];
-  cuzk_post_err e = cuzk_post_synthesize(cs, p, NULL, sub, sizeof sub);
-  if (e)
-    e = cuzk_post_fail(msg, len, e, "setup: %s", sub);
-  else if (cuzk_g16_write_test_params(base, cs, p->sector->bytes, pool, gen_s, msg, len))
-    e = CUZK_POST_EINVAL;
-  cuzk_cs_destroy(cs);
-  return e;
+  cuzk_g16_err e =
+      cuzk_g16_setup_test_params(base, p->sector->bytes, blank, p, pool, gen_s, msg, len);
+  return e == CUZK_G16_OK       ? CUZK_POST_OK
+         : e == CUZK_G16_ENOMEM ? CUZK_POST_ENOMEM
+                                : CUZK_POST_EINVAL;
 }
 
 cuzk_post_err cuzk_post_verify(bool *ok, const cuzk_post_request *rq, const cuzk_g16_pvk *pvk,
