@@ -42,6 +42,8 @@ generate_test_params = false
 [scheduler]
 max_batch_size = $2
 max_batch_wait_ms = 10000
+[logging]
+level = "debug"
 EOF2
   "$daemon" -c "$work/$1.toml" 2>"$work/$1.log" &
   pids+=($!)

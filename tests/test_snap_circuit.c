@@ -7,9 +7,9 @@
  *  - the five v28 parameter file names of §9;
  *  - with a real 2 KiB update the circuit is satisfied in CHECK mode and its inputs equal the
  *    public inputs of §8 (first input h_select = 1 at 2 KiB); a leaf, a sibling or an apex leaf
- *    changed behind the request's checks leaves it unsatisfied; every mode gives the same counts;
- *  - a Groth16 proof made with seeded parameters verifies, and fails for another comm_d_new
- *    (left out with CUZK_TEST_ENGINE_FAST=1).
+ *    changed behind the request's checks leaves it unsatisfied; every mode gives the same counts.
+ * Proofs are made by tests/cli/snap.sh (cuzk-bench, noble) and tests/test_engine_snap.c (the
+ * engine).
  */
 #include <stdio.h>
 #include <stdlib.h>
