@@ -25,8 +25,9 @@ PUBLIC = {"pool.h": "util", "prom.h": "util", "file_map.h": "util", "errmsg.h": 
           "cpu.h": "util", "field.h": "field", "curve.h": "curve", "pairing.h": "pairing",
           "msm.h": "msm", "ntt.h": "ntt", "sha256.h": "hashes", "poseidon.h": "hashes",
           "r1cs.h": "r1cs", "gadgets.h": "r1cs", "groth16.h": "groth16", "porep.h": "porep",
-          "post.h": "post", "snap.h": "snap", "bincode.h": "porep", "engine.h": "engine",
-          "v1/proving.pb-c.h": "server"}  # generated from proto/ at build time
+          "post.h": "post", "snap.h": "snap", "bincode.h": "porep", "sdr_graph.h": "porep",
+          "seal.h": "porep", "c1.h": "porep", "stacked_circuit.h": "porep", "c2.h": "porep",
+          "engine.h": "engine", "v1/proving.pb-c.h": "server"}  # generated from proto/ at build time
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z0-9_]+)/([^"]+)"', re.M)
 SUFFIXES = (".c", ".h", ".inc", ".S")
 

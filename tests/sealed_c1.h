@@ -11,8 +11,8 @@
 #include "check.h"
 #include "cuzk/engine.h"
 #include "cuzk/porep.h"
+#include "cuzk/seal.h"
 #include "porep/c1.h"
-#include "porep/vanilla.h"
 #include "rng.h"
 
 typedef struct {

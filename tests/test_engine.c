@@ -23,10 +23,10 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "cuzk/c2.h"
 #include "cuzk/engine.h"
 #include "cuzk/porep.h"
 #include "porep/c1.h"
-#include "porep/c2.h"
 
 #include "sealed_c1.h"
 

@@ -11,10 +11,10 @@
 #include <string.h>
 
 #include "check.h"
+#include "cuzk/c2.h"
 #include "cuzk/porep.h"
+#include "cuzk/seal.h"
 #include "porep/c1.h"
-#include "porep/c2.h"
-#include "porep/vanilla.h"
 #include "rng.h"
 
 #define MINER 1234

@@ -21,9 +21,9 @@
 #include "check.h"
 #include "cuzk/porep.h"
 #include "cuzk/r1cs.h"
+#include "cuzk/seal.h"
+#include "cuzk/stacked_circuit.h"
 #include "porep/c1.h"
-#include "porep/stacked_circuit.h"
-#include "porep/vanilla.h"
 #include "rng.h"
 
 static double now_s(void) {

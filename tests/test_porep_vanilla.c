@@ -9,7 +9,7 @@
 #include "check.h"
 #include "cuzk/porep.h"
 #include "porep/c1.h"
-#include "porep/vanilla.h"
+#include "porep/seal.h"
 #include "rng.h"
 
 static void seal_and_check(unsigned proof_id, cuzk_pool *pool, bool mutate) {

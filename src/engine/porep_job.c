@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* The PoRep C2 kind: the C1 is parsed (raw JSON or Curio's envelope) and checked against the
- * request and by seal_commit_phase2's rules (porep/c2.h) before any partition runs; partitions
+ * request and by seal_commit_phase2's rules (cuzk/c2.h) before any partition runs; partitions
  * are the StackedCircuit's; the self-check is verify_seal's. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuzk/c2.h"
 #include "engine/engine_internal.h"
 #include "porep/c1.h"
-#include "porep/c2.h"
 
 typedef struct {
   cuzk_c1 *c1;

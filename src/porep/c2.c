@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* PoRep C2 file names, test parameters, pre-proving checks, public inputs and verification;
- * see c2.h. */
-#include "porep/c2.h"
+ * see cuzk/c2.h. */
+#include "cuzk/c2.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuzk/seal.h"
 #include "porep/fail.h"
-#include "porep/vanilla.h"
 
 #define NPARENTS (CUZK_STACKED_DRG_PARENTS + CUZK_STACKED_EXP_PARENTS)
 

@@ -2,8 +2,9 @@
 /*
  * Sealing after the graph (docs/spec/sdr-vanilla.md §6-§7): SDR labels of every layer, the replica
  * encoding, Poseidon oct trees with Filecoin's compound (sub/top) roots for tree_c and
- * tree_r_last, and comm_r. Internal header of the porep layer (to be folded into the public
- * porep header). Domain values are 32-byte little-endian canonical Fr encodings, as on disk.
+ * tree_r_last, and comm_r: the steps under include/cuzk/seal.h, internal to the porep layer (PoSt
+ * and SnapDeals build their test replicas with them). Domain values are 32-byte little-endian
+ * canonical Fr encodings, as on disk.
  */
 #ifndef CUZK_POREP_SEAL_H
 #define CUZK_POREP_SEAL_H
@@ -14,7 +15,8 @@
 
 #include "cuzk/field.h"
 #include "cuzk/pool.h"
-#include "porep/graph.h"
+#include "cuzk/sdr_graph.h"
+#include "cuzk/seal.h"
 
 /* ---- labels (sdr_labels.c, docs/spec/sdr-vanilla.md §6) -------------------------------------- */
 /* The label of node v in layer l (1-based): SHA-256 of replica_id, (l BE32, v BE64, 20 zero
@@ -40,22 +42,7 @@ bool cuzk_sdr_encode(uint8_t *replica, const uint8_t *key, const uint8_t *data, 
 bool cuzk_sdr_decode(uint8_t *data, const uint8_t *key, const uint8_t *replica, uint64_t n);
 
 /* ---- Poseidon trees (sdr_tree.c, docs/spec/sdr-vanilla.md §7.2-§7.4) ------------------------- */
-/*
- * A Filecoin Poseidon tree: `base_trees` oct trees over equal contiguous slices of the leaves
- * (all levels kept, leaves first), then the compound root: the base root itself (1 tree), a
- * sub level of arity 2 or 8 over the base roots, and optionally a top level of arity 2 over the
- * sub roots (16 base trees: 8-8-2). Values in Montgomery form.
- */
-typedef struct {
-  uint64_t leaves;               /* all leaves, base_trees * leaves_per_tree */
-  unsigned base_trees;           /* 1, 2, 8 or 16 */
-  unsigned sub_arity, top_arity; /* 0 when absent */
-  unsigned base_levels;          /* levels of one base tree above its leaves (log8) */
-  uint64_t per_tree;             /* nodes stored per base tree (all its levels) */
-  cuzk_fr *nodes;                /* base_trees * per_tree: tree i at [i * per_tree] */
-  cuzk_fr sub_roots[2];          /* with a top level: the two sub roots */
-  cuzk_fr root;
-} cuzk_sdr_tree;
+/* cuzk_sdr_tree, the tree itself: include/cuzk/seal.h. */
 
 /* Builds the tree over leaves[0..n) (n = base_trees * 8^k, k >= 1) on pool (NULL: inline);
  * false on a bad shape or out of memory. The caller frees with cuzk_sdr_tree_free. */

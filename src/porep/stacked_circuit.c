@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* StackedCircuit (docs/spec/porep-circuit.md §4) and its public inputs (§5); see
- * stacked_circuit.h. */
-#include "porep/stacked_circuit.h"
+ * cuzk/stacked_circuit.h. */
+#include "cuzk/stacked_circuit.h"
 
 #include <stdio.h>
 #include <stdlib.h>

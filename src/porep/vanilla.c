@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
-/* Sealing in memory, C1 vanilla proofs and their native verification (vanilla.h). */
+/* Sealing in memory, C1 vanilla proofs and their native verification (include/cuzk/seal.h). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cuzk/poseidon.h"
+#include "cuzk/seal.h"
 #include "cuzk/sha256.h"
-#include "porep/vanilla.h"
+#include "porep/c1.h"
+#include "porep/seal.h"
 
 void cuzk_sealed_sector_free(cuzk_sealed_sector *s) {
   free(s->data);

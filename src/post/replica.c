@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "cuzk/poseidon.h"
+#include "cuzk/seal.h"
 #include "porep/seal.h"
-#include "porep/vanilla.h"
 #include "post/post_internal.h"
 
 struct cuzk_post_replica {

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuzk/seal.h"
 #include "porep/seal.h"
-#include "porep/vanilla.h"
 #include "snap/snap_internal.h"
 
 struct cuzk_snap_sector {

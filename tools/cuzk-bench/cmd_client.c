@@ -29,8 +29,8 @@
 #include <sodium.h>
 
 #include "cli.h"
+#include "cuzk/c1.h"
 #include "cuzk/v1/proving.pb-c.h"
-#include "porep/c1.h"
 #include "request_file.h"
 #include "server/grpc_transport.h"
 

@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cuzk/c1.h"
 #include "cuzk/pool.h"
-#include "porep/c1.h"
-#include "porep/vanilla.h"
+#include "cuzk/seal.h"
 
 static const char usage[] =
     "usage: cuzk-bench gen-vanilla porep --sector-size SIZE [--registered-proof ID|NAME]\n"

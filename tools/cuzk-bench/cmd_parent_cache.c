@@ -5,7 +5,7 @@
 
 #include "cli.h"
 #include "cuzk/pool.h"
-#include "porep/graph.h"
+#include "cuzk/sdr_graph.h"
 
 int cmd_parent_cache(int argc, char **argv) {
   const char *size = NULL, *proof_arg = NULL, *out = NULL;

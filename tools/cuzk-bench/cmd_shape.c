@@ -9,7 +9,7 @@
 #include "cuzk/post.h"
 #include "cuzk/r1cs.h"
 #include "cuzk/snap.h"
-#include "porep/stacked_circuit.h"
+#include "cuzk/stacked_circuit.h"
 
 int cmd_shape(int argc, char **argv) {
   const char *size = NULL, *proof_arg = NULL, *kind = "porep";

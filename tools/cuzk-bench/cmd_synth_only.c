@@ -17,10 +17,10 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cuzk/c1.h"
 #include "cuzk/post.h"
 #include "cuzk/r1cs.h"
-#include "porep/c1.h"
-#include "porep/stacked_circuit.h"
+#include "cuzk/stacked_circuit.h"
 #include "request_file.h"
 
 /* ---- counters ------------------------------------------------------------------------------ */

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "cli.h"
-#include "porep/c1.h"
-#include "porep/vanilla.h"
+#include "cuzk/c1.h"
+#include "cuzk/seal.h"
 
 int cmd_verify_vanilla(int argc, char **argv) {
   bool help = false, post = false;

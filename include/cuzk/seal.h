@@ -2,16 +2,43 @@
 /*
  * Sealing a test-size sector in memory and its C1 vanilla proofs (docs/spec/sdr-vanilla.md §4-§9):
  * the sealed state (data, tree_d, parents, labels, replica, tree_c, tree_r_last, the commitments),
- * the proofs of every partition's challenges into a C1 (c1.h), and the native verification of a
- * C1 — recomputed challenges, labels, encodings and Merkle roots, the checks C1 itself makes and
- * the circuit enforces. Internal header of the porep layer.
+ * the proofs of every partition's challenges into a C1 (cuzk/c1.h), and the native verification
+ * of a C1 — recomputed challenges, labels, encodings and Merkle roots, the checks C1 itself makes
+ * and the circuit enforces. The steps (labels, encoding, tree building and opening) are internal
+ * to the porep layer (src/porep/seal.h).
  */
-#ifndef CUZK_POREP_VANILLA_H
-#define CUZK_POREP_VANILLA_H
+#ifndef CUZK_SEAL_H
+#define CUZK_SEAL_H
 
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cuzk/c1.h"
+#include "cuzk/field.h"
+#include "cuzk/pool.h"
 #include "cuzk/porep.h"
-#include "porep/c1.h"
-#include "porep/seal.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * A Filecoin Poseidon tree: `base_trees` oct trees over equal contiguous slices of the leaves
+ * (all levels kept, leaves first), then the compound root: the base root itself (1 tree), a
+ * sub level of arity 2 or 8 over the base roots, and optionally a top level of arity 2 over the
+ * sub roots (16 base trees: 8-8-2). Values in Montgomery form. A sealed sector holds two (tree_c,
+ * tree_r_last); building and opening them is internal to the porep layer.
+ */
+typedef struct {
+  uint64_t leaves;               /* all leaves, base_trees * leaves_per_tree */
+  unsigned base_trees;           /* 1, 2, 8 or 16 */
+  unsigned sub_arity, top_arity; /* 0 when absent */
+  unsigned base_levels;          /* levels of one base tree above its leaves (log8) */
+  uint64_t per_tree;             /* nodes stored per base tree (all its levels) */
+  cuzk_fr *nodes;                /* base_trees * per_tree: tree i at [i * per_tree] */
+  cuzk_fr sub_roots[2];          /* with a top level: the two sub roots */
+  cuzk_fr root;
+} cuzk_sdr_tree;
 
 typedef struct {
   const cuzk_seal_proof *proof;
@@ -46,4 +73,7 @@ cuzk_porep_err cuzk_vanilla_prove(cuzk_c1 **out, const cuzk_sealed_sector *s,
  * message naming the partition, the challenge and the part on the first failure. */
 cuzk_porep_err cuzk_vanilla_verify(const cuzk_c1 *c1, char *msg, size_t msg_len);
 
+#ifdef __cplusplus
+}
+#endif
 #endif

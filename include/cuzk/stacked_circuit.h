@@ -1,23 +1,26 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The SDR PoRep commit-phase-2 circuit, StackedCircuit, for one partition
- * (docs/spec/porep-circuit.md §4) over cuzk_cs, and its public-input vector (§5). Internal header
- * of the porep layer.
+ * (docs/spec/porep-circuit.md §4) over cuzk_cs, and its public-input vector (§5).
  *
  * The same synthesis serves every constraint-system mode: with a C1 and a constraint system that
  * keeps values it is the prover's circuit (witness from the partition's vanilla proofs, §4.4);
  * with c1 NULL it is the blank circuit (parameter generation, R1CS extraction, SHAPE counts).
  */
-#ifndef CUZK_POREP_STACKED_CIRCUIT_H
-#define CUZK_POREP_STACKED_CIRCUIT_H
+#ifndef CUZK_STACKED_CIRCUIT_H
+#define CUZK_STACKED_CIRCUIT_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cuzk/c1.h"
 #include "cuzk/field.h"
 #include "cuzk/porep.h"
 #include "cuzk/r1cs.h"
-#include "porep/c1.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 #define CUZK_STACKED_DRG_PARENTS 6 /* BASE_DEGREE */
 #define CUZK_STACKED_EXP_PARENTS 8 /* EXP_DEGREE */
@@ -86,4 +89,7 @@ cuzk_porep_err cuzk_stacked_public_inputs_c1(cuzk_fr *out, const cuzk_stacked_co
                                              const cuzk_c1 *c1, unsigned partition, char *msg,
                                              size_t msg_len);
 
+#ifdef __cplusplus
+}
+#endif
 #endif

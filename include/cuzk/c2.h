@@ -10,19 +10,23 @@
  * Used by cuzk-bench (prove/verify) and by the engine. Thread-safe: a context is read-only after
  * cuzk_c2_ctx_init.
  */
-#ifndef CUZK_POREP_C2_H
-#define CUZK_POREP_C2_H
+#ifndef CUZK_C2_H
+#define CUZK_C2_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cuzk/c1.h"
 #include "cuzk/file_map.h"
 #include "cuzk/groth16.h"
 #include "cuzk/porep.h"
-#include "porep/c1.h"
-#include "porep/graph.h"
-#include "porep/stacked_circuit.h"
+#include "cuzk/sdr_graph.h"
+#include "cuzk/stacked_circuit.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* DIR/v28-stacked-proof-of-replication-merkletree-poseidon_hasher-8-S-T-sha256_hasher-<hash>,
  * without extension; false if it does not fit in len. */
@@ -86,4 +90,7 @@ cuzk_porep_err cuzk_c2_verify(bool *all_ok, bool *ok, const cuzk_c2_ctx *ctx,
                               const cuzk_g16_pvk *pvk, const cuzk_g16_proof *proofs, unsigned first,
                               unsigned count);
 
+#ifdef __cplusplus
+}
+#endif
 #endif
