@@ -27,7 +27,20 @@ typedef enum {
   CUZK_ENGINE_ESHUTDOWN, /* the engine is shutting down: no new jobs */
   CUZK_ENGINE_ETHREAD,   /* a thread could not be created */
   CUZK_ENGINE_EIO,       /* a parameter file could not be read or written */
+  CUZK_ENGINE_EBUSY,     /* a queue limit: too many jobs of that priority waiting, or the bytes
+                            of waiting inputs at their budget (RESOURCE_EXHAUSTED) */
 } cuzk_engine_err;
+
+/* A request_id longer than this is refused (EINVAL): it is kept with the result and logged. */
+#define CUZK_REQUEST_ID_MAX 256
+
+/* The configuration's ranges, one table for the engine and the daemon's config reader. */
+#define CUZK_ENGINE_MAX_SYNTH_WORKERS 64
+#define CUZK_ENGINE_MAX_PROVE_WORKERS 16
+#define CUZK_ENGINE_MAX_PROVE_QUEUE 1024
+#define CUZK_ENGINE_MAX_BATCH 64
+#define CUZK_ENGINE_MAX_QUEUED_JOBS 1000000
+#define CUZK_ENGINE_MAX_RESULTS 10000000
 const char *cuzk_engine_strerror(cuzk_engine_err e);
 
 /* The wire values of cuzk.v1 ProofKind, Priority and AwaitProofResponse.Status. */
@@ -117,6 +130,13 @@ typedef struct {
   unsigned batch_max;          /* partitions proven together at most (1 = no batching) */
   unsigned batch_wait_ms;      /* how long a ready partition may wait for company */
   unsigned result_ttl_s;       /* how long an ended job's result stays retrievable */
+  unsigned result_max;         /* ended results kept at most (the oldest go first); 0 = 10000 */
+  /* Admission (docs/engine.md "Admission"): inputs of jobs not yet prepared are held in memory.
+   * input_budget: their bytes at most (0 = 1/8 of physical memory); queue_max: waiting jobs per
+   * priority at most (0 = 1000). Jobs other than CRITICAL may fill 3/4 of the budget only, so a
+   * flood of them always leaves room for a WinningPoSt. Beyond a limit submit answers EBUSY. */
+  uint64_t input_budget;
+  unsigned queue_max;
   bool verify_proofs;          /* check every PoRep proof before answering (seal_commit_phase2's
                                   verify_seal); on by default */
   cuzk_log_fn log;
@@ -133,9 +153,10 @@ cuzk_engine_err cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *
 
 /*
  * Queues a job and writes its new id. Only a request that cannot be a job is refused here
- * (EINVAL: proof_kind outside 1..4, priority outside 0..4; ESHUTDOWN); every other problem (an
- * unsupported kind, a bad C1, missing parameters) makes the job end FAILED with the reason, so
- * callers see it in-band. queue_position: jobs queued ahead of it (may be NULL).
+ * (EINVAL: proof_kind outside 1..4, priority outside 0..4, a request_id over
+ * CUZK_REQUEST_ID_MAX bytes; EBUSY: a queue limit, named in msg; ESHUTDOWN); every other problem
+ * (a bad C1, missing parameters) makes the job end FAILED with the reason, so callers see it
+ * in-band. queue_position: jobs queued ahead of it (may be NULL).
  */
 cuzk_engine_err cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *r,
                                    char job_id[CUZK_JOB_ID_LEN], uint32_t *queue_position,

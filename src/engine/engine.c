@@ -19,6 +19,7 @@ const char *cuzk_engine_strerror(cuzk_engine_err e) {
   case CUZK_ENGINE_ESHUTDOWN: return "the engine is shutting down";
   case CUZK_ENGINE_ETHREAD: return "cannot create a thread";
   case CUZK_ENGINE_EIO: return "cannot read the parameter files";
+  case CUZK_ENGINE_EBUSY: return "a queue limit is reached";
   }
   return "unknown engine error";
 }
@@ -104,10 +105,16 @@ cuzk_engine_err cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *
   if (!out || !cfg) return CUZK_ENGINE_EINVAL;
   *out = NULL;
   if (!cfg->synthesis_workers || !cfg->prove_workers || !cfg->prove_queue || !cfg->batch_max ||
-      cfg->synthesis_workers > 64 || cfg->prove_workers > 16 || cfg->batch_max > 64) {
+      cfg->synthesis_workers > CUZK_ENGINE_MAX_SYNTH_WORKERS ||
+      cfg->prove_workers > CUZK_ENGINE_MAX_PROVE_WORKERS ||
+      cfg->prove_queue > CUZK_ENGINE_MAX_PROVE_QUEUE || cfg->batch_max > CUZK_ENGINE_MAX_BATCH ||
+      cfg->queue_max > CUZK_ENGINE_MAX_QUEUED_JOBS || cfg->result_max > CUZK_ENGINE_MAX_RESULTS) {
     snprintf(msg, len,
-             "engine: synthesis_workers (1..64), prove_workers (1..16), prove_queue (>= 1) and "
-             "batch_max (1..64) are out of range");
+             "engine: synthesis_workers (1..%d), prove_workers (1..%d), prove_queue (1..%d), "
+             "batch_max (1..%d), queue_max (0..%d) or result_max (0..%d) out of range",
+             CUZK_ENGINE_MAX_SYNTH_WORKERS, CUZK_ENGINE_MAX_PROVE_WORKERS,
+             CUZK_ENGINE_MAX_PROVE_QUEUE, CUZK_ENGINE_MAX_BATCH, CUZK_ENGINE_MAX_QUEUED_JOBS,
+             CUZK_ENGINE_MAX_RESULTS);
     return CUZK_ENGINE_EINVAL;
   }
   cuzk_engine *e = calloc(1, sizeof *e);
@@ -136,6 +143,10 @@ cuzk_engine_err cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *
   uint64_t phys = pages > 0 && psize > 0 ? (uint64_t)pages * (uint64_t)psize : UINT64_C(8) << 30;
   e->mem_budget = cfg->memory_budget ? cfg->memory_budget : phys / 4 * 3;
   e->warm_budget = cfg->warm_budget == CUZK_ENGINE_WARM_AUTO ? phys / 4 : cfg->warm_budget;
+  e->input_budget = cfg->input_budget ? cfg->input_budget : phys / 8;
+  e->queue_max = cfg->queue_max ? cfg->queue_max : 1000;
+  e->result_max = cfg->result_max ? cfg->result_max : 10000;
+  atomic_init(&e->input_used, 0);
   unsigned threads = cfg->threads;
   if (!threads) {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -184,6 +195,45 @@ cuzk_engine_err cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *
           threads, e->n_synth - 1, e->n_prove - 1, cfg->prove_queue, cfg->batch_max,
           cfg->batch_wait_ms, (double)e->mem_budget / 1073741824.0, e->param_cache);
   *out = e;
+  return CUZK_ENGINE_OK;
+}
+
+/* The bytes a request's inputs will hold until its job is prepared. */
+static uint64_t input_bytes(const cuzk_job_request *r) {
+  uint64_t n = r->vanilla_proof_len;
+  for (size_t i = 0; i < r->n_vanilla_proofs; i++)
+    n += r->vanilla_proofs_len[i];
+  return n;
+}
+
+static const char *prio_name(cuzk_priority p) {
+  static const char *const n[] = {"default", "LOW", "NORMAL", "HIGH", "CRITICAL"};
+  return (unsigned)p < 5 ? n[p] : "?";
+}
+
+/* locked: whether a job of priority prio holding bytes of input may wait now (docs/engine.md
+ * "Admission"); EBUSY naming the limit otherwise. */
+static cuzk_engine_err admit(cuzk_engine *e, cuzk_priority prio, uint64_t bytes, char *msg,
+                             size_t len) {
+  unsigned waiting = 0;
+  for (eng_job *a = e->active; a; a = a->anext)
+    waiting += a->state == JOB_QUEUED && a->prio == prio;
+  if (waiting >= e->queue_max) {
+    snprintf(msg, len, "queue full: %u %s jobs are waiting, the limit (scheduler.max_queued_jobs)",
+             waiting, prio_name(prio));
+    return CUZK_ENGINE_EBUSY;
+  }
+  /* everything but CRITICAL stops at 3/4 of the budget: a WinningPoSt always finds room */
+  uint64_t limit = prio == CUZK_PRIORITY_CRITICAL ? e->input_budget : e->input_budget / 4 * 3;
+  uint64_t used = atomic_load(&e->input_used);
+  if (used + bytes > limit) {
+    snprintf(msg, len,
+             "input budget: %llu bytes of waiting inputs + this request's %llu exceed the %llu "
+             "bytes %s jobs may use (scheduler.max_queued_bytes)",
+             (unsigned long long)used, (unsigned long long)bytes, (unsigned long long)limit,
+             prio_name(prio));
+    return CUZK_ENGINE_EBUSY;
+  }
   return CUZK_ENGINE_OK;
 }
 
@@ -237,11 +287,22 @@ cuzk_engine_err cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *r,
     snprintf(msg, len, "invalid priority: %d", (int)r->priority);
     return CUZK_ENGINE_EINVAL;
   }
+  size_t rid = r->request_id ? strlen(r->request_id) : 0;
+  if (rid > CUZK_REQUEST_ID_MAX) {
+    snprintf(msg, len, "request_id: %zu bytes, at most %d", rid, CUZK_REQUEST_ID_MAX);
+    return CUZK_ENGINE_EINVAL;
+  }
+  cuzk_priority prio = r->priority ? r->priority : default_priority(r->kind);
+  uint64_t bytes = input_bytes(r);
+  pthread_mutex_lock(&e->mu); /* refused before anything is copied */
+  cuzk_engine_err busy = admit(e, prio, bytes, msg, len);
+  pthread_mutex_unlock(&e->mu);
+  if (busy) return busy;
   eng_job *j = calloc(1, sizeof *j);
   if (!j) return CUZK_ENGINE_ENOMEM;
   j->kind = r->kind;
   j->ops = eng_kind_for(r->kind);
-  j->prio = r->priority ? r->priority : default_priority(r->kind);
+  j->prio = prio;
   j->registered_proof = r->registered_proof;
   j->sector_size = r->sector_size;
   j->miner_id = r->miner_id;
@@ -266,12 +327,15 @@ cuzk_engine_err cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *r,
   j->t_submit = eng_now();
 
   pthread_mutex_lock(&e->mu);
-  if (e->stopping) {
+  cuzk_engine_err refused = e->stopping ? CUZK_ENGINE_ESHUTDOWN : admit(e, prio, bytes, msg, len);
+  if (refused) { /* another submission took the room while this one was copied */
     pthread_mutex_unlock(&e->mu);
     eng_free_job(j);
-    snprintf(msg, len, "the daemon is shutting down");
-    return CUZK_ENGINE_ESHUTDOWN;
+    if (refused == CUZK_ENGINE_ESHUTDOWN) snprintf(msg, len, "the daemon is shutting down");
+    return refused;
   }
+  j->input_meter = &e->input_used;
+  atomic_fetch_add(&e->input_used, j->input_len);
   j->seq = e->next_seq++;
   uint32_t ahead = 0;
   for (eng_job *a = e->active; a; a = a->anext)

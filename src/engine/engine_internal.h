@@ -110,6 +110,7 @@ struct eng_job {
    * n_list_inputs elements of vanilla_proofs (PoSt: one per sector). */
   uint8_t *input;
   size_t input_len, n_inputs, n_list_inputs, *input_lens;
+  _Atomic uint64_t *input_meter; /* the engine's input_used while input_len is counted in it */
   uint8_t randomness[32]; /* PoSt; randomness_len as received (only 32 is valid) */
   size_t randomness_len;
   uint32_t partition_index;
@@ -172,6 +173,10 @@ struct cuzk_engine {
   unsigned n_free_cs, max_free_cs;
 
   uint64_t mem_used, mem_budget;
+  uint64_t input_budget;             /* admission: bytes of unprepared inputs (cfg or default) */
+  _Atomic uint64_t input_used;       /* ... held now; freed by eng_free_input without the lock */
+  unsigned queue_max, result_max;
+  unsigned n_ended;                  /* ended jobs still in the table */
   srs_set srs[ENG_MAX_SRS];
   unsigned n_srs;
   uint64_t srs_bytes;

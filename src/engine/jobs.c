@@ -95,12 +95,16 @@ static void unlink_table(cuzk_engine *e, eng_job *j) {
 
 static uint64_t ms(double s) { return s > 0 ? (uint64_t)(s * 1000.0 + 0.5) : 0; }
 
+static void trim_results(cuzk_engine *e);
+
 void eng_end(cuzk_engine *e, eng_job *j, cuzk_job_status status, const char *msg) {
   if (j->state == JOB_ENDED) return;
   double now = eng_now();
   j->state = JOB_ENDED;
   j->t_end = now;
   unlink_active(e, j);
+  e->n_ended++;
+  trim_results(e);
   cuzk_job_result *r = &j->result;
   memcpy(r->job_id, j->id, sizeof r->job_id);
   r->status = status;
@@ -151,7 +155,33 @@ void eng_end(cuzk_engine *e, eng_job *j, cuzk_job_status status, const char *msg
   pthread_cond_broadcast(&e->work_cv);
 }
 
+/* locked: an ended job nobody holds (no reference, no watch) may be forgotten. */
+static bool forgettable(const cuzk_engine *e, const eng_job *j) {
+  if (j->state != JOB_ENDED || j->refs) return false;
+  for (const watch *w = e->watches; w; w = w->next)
+    if (w->job == j) return false;
+  return true;
+}
+
+/* locked: beyond result_max ended results, the oldest forgettable ones go (results are bounded
+ * by count, and so by bytes: each holds at most a 16-partition proof, a request_id of
+ * CUZK_REQUEST_ID_MAX bytes and its fixed-size error text). */
+static void trim_results(cuzk_engine *e) {
+  while (e->n_ended > e->result_max) {
+    eng_job *oldest = NULL;
+    for (unsigned b = 0; b < ENG_BUCKETS; b++)
+      for (eng_job *j = e->buckets[b]; j; j = j->hnext)
+        if (forgettable(e, j) && (!oldest || j->t_end < oldest->t_end)) oldest = j;
+    if (!oldest) return; /* all held: they go when released */
+    unlink_table(e, oldest);
+    eng_free_job(oldest);
+    e->n_ended--;
+  }
+}
+
 void eng_free_input(eng_job *j) {
+  if (j->input_meter) atomic_fetch_sub(j->input_meter, j->input_len);
+  j->input_meter = NULL;
   free(j->input);
   free(j->input_lens);
   j->input = NULL;
@@ -213,12 +243,10 @@ static double expire(cuzk_engine *e, double now) {
     for (eng_job **p = &e->buckets[b]; *p;) {
       eng_job *j = *p;
       if (j->state == JOB_ENDED && j->refs == 0) {
-        bool watched = false;
-        for (watch *w = e->watches; w && !watched; w = w->next)
-          watched = w->job == j;
-        if (!watched && j->t_end + ttl <= now) {
+        if (forgettable(e, j) && j->t_end + ttl <= now) {
           unlink_table(e, j);
           eng_free_job(j);
+          e->n_ended--;
           continue;
         }
         if (next == 0 || j->t_end + ttl < next) next = j->t_end + ttl;

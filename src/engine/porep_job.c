@@ -85,6 +85,14 @@ static bool prepare(eng_job *j, const eng_circuit **circuit, char *msg, size_t l
     snprintf(msg, len, "vanilla_proof: empty (a PoRep job needs the C1 output)");
     return false;
   }
+  /* the C1's replica_id must be this miner's and sector's: without the miner, a C1 of another
+   * sector, or with another ticket, would be proven */
+  if (!j->miner_id) {
+    snprintf(msg, len,
+             "miner_id: 0, but a PoRep job needs the miner and sector_number (the C1's "
+             "replica_id is checked against them)");
+    return false;
+  }
   porep_work *w = calloc(1, sizeof *w);
   if (!w) {
     snprintf(msg, len, "out of memory");

@@ -8,6 +8,8 @@
 #define _POSIX_C_SOURCE 200809L /* getcwd, inet_pton */
 #include "server/config.h"
 
+#include "cuzk/engine.h" /* the engine's ranges: one table for both */
+
 #include "server/toml.h"
 
 #include <arpa/inet.h>
@@ -49,6 +51,9 @@ const char cuzk_config_default_toml[] = "# cuzk built-in configuration (used whe
                                         "[scheduler]\n"
                                         "max_batch_size = 1\n"
                                         "max_batch_wait_ms = 10000\n"
+                                        "max_queued_jobs = 0\n"
+                                        "max_queued_bytes = \"auto\"\n"
+                                        "max_results = 0\n"
                                         "\n"
                                         "[synthesis]\n"
                                         "threads = 0\n"
@@ -534,12 +539,17 @@ static const keydef keys[] = {
     {"memory", "warm_budget", set_warm, OFF(warm_budget), 0, UINT64_MAX - 1},
     {"memory", "partition_budget", set_budget, OFF(partition_budget), 0, UINT64_MAX},
     {"memory", "eviction_min_idle", set_duration, OFF(eviction_min_idle_ms), 0, 604800000},
-    {"scheduler", "max_batch_size", set_uint, OFF(max_batch_size), 1, 64},
+    {"scheduler", "max_batch_size", set_uint, OFF(max_batch_size), 1, CUZK_ENGINE_MAX_BATCH},
     {"scheduler", "max_batch_wait_ms", set_u64, OFF(max_batch_wait_ms), 0, 3600000},
+    {"scheduler", "max_queued_jobs", set_uint, OFF(max_queued_jobs), 0,
+     CUZK_ENGINE_MAX_QUEUED_JOBS},
+    {"scheduler", "max_queued_bytes", set_budget, OFF(max_queued_bytes), 0, UINT64_MAX},
+    {"scheduler", "max_results", set_uint, OFF(max_results), 0, CUZK_ENGINE_MAX_RESULTS},
     {"synthesis", "threads", set_uint, OFF(threads), 0, 1024},
-    {"pipeline", "synthesis_workers", set_uint, OFF(synthesis_workers), 0, 1024},
-    {"pipeline", "prove_workers", set_uint, OFF(prove_workers), 1, 64},
-    {"pipeline", "queue_depth", set_uint, OFF(queue_depth), 1, 1024},
+    {"pipeline", "synthesis_workers", set_uint, OFF(synthesis_workers), 0,
+     CUZK_ENGINE_MAX_SYNTH_WORKERS},
+    {"pipeline", "prove_workers", set_uint, OFF(prove_workers), 1, CUZK_ENGINE_MAX_PROVE_WORKERS},
+    {"pipeline", "queue_depth", set_uint, OFF(queue_depth), 1, CUZK_ENGINE_MAX_PROVE_QUEUE},
     {"logging", "level", set_level, OFF(log_level), 0, 0},
     {"logging", "format", set_format, OFF(log_format), 0, 0},
 };

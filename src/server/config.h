@@ -65,6 +65,9 @@ typedef struct {
   /* [scheduler] */
   unsigned max_batch_size;
   uint64_t max_batch_wait_ms;
+  unsigned max_queued_jobs;  /* per priority; 0 = the engine's default (1000) */
+  uint64_t max_queued_bytes; /* waiting inputs; 0 = auto (1/8 of physical memory) */
+  unsigned max_results;      /* ended results kept; 0 = the engine's default (10000) */
   /* [synthesis] */
   unsigned threads; /* worker pool size; 0 = all CPUs */
   /* [pipeline] */

@@ -111,6 +111,7 @@ static bool submit(cuzk_service *s, cuzk_rpc_call *call, const Cuzk__V1__SubmitP
   if (e == CUZK_ENGINE_OK) return true;
   int status = e == CUZK_ENGINE_EINVAL      ? CUZK_RPC_STATUS_INVALID_ARGUMENT
                : e == CUZK_ENGINE_ESHUTDOWN ? CUZK_RPC_STATUS_UNAVAILABLE
+               : e == CUZK_ENGINE_EBUSY     ? CUZK_RPC_STATUS_RESOURCE_EXHAUSTED
                                             : CUZK_RPC_STATUS_INTERNAL;
   reply_error(call, status, "%s", msg[0] ? msg : cuzk_engine_strerror(e));
   return false;

@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
+/*
+ * The engine's admission (docs/engine.md "Admission") with 2 KiB PoRep jobs and the TEST
+ * parameters of PARAM_DIR:
+ *  - a request_id of CUZK_REQUEST_ID_MAX bytes is taken, one byte more is EINVAL naming it;
+ *  - queue_max: while one job runs, two NORMAL jobs wait and the third is EBUSY naming the queue
+ *    limit; a CRITICAL job is still taken (its own count);
+ *  - input_budget: jobs other than CRITICAL stop at 3/4 of it (EBUSY naming the byte limit), a
+ *    CRITICAL one may use the rest; the bytes are given back once the jobs are prepared or
+ *    cancelled, so the same submission is taken again afterwards;
+ *  - result_max: beyond it the oldest ended results are forgotten (ENOTFOUND), the newest kept;
+ *  - a PoRep job without miner_id ends FAILED naming it (the replica_id check always runs).
+ * usage: test_engine_admission PARAM_DIR
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "check.h"
+#include "cuzk/engine.h"
+#include "sealed_c1.h"
+
+static cuzk_engine *start(const char *dir, unsigned queue_max, uint64_t input_budget,
+                          unsigned result_max) {
+  cuzk_engine_config c;
+  cuzk_engine_config_default(&c);
+  c.threads = 2;
+  c.param_cache = dir;
+  c.generate_test_params = false;
+  c.queue_max = queue_max;
+  c.input_budget = input_budget;
+  c.result_max = result_max;
+  c.log_level = CUZK_LOG_ERROR;
+  cuzk_engine *e = NULL;
+  char msg[256];
+  CHECK_MSG(cuzk_engine_create(&e, &c, msg, sizeof msg) == CUZK_ENGINE_OK, "%s", msg);
+  return e;
+}
+
+static cuzk_engine_err submit(cuzk_engine *e, const cuzk_job_request *r, char id[CUZK_JOB_ID_LEN],
+                              char *msg, size_t len) {
+  msg[0] = 0;
+  return cuzk_engine_submit(e, r, id, NULL, msg, len);
+}
+
+/* Until the engine has no queued job and one running (the first job left the queue). */
+static void wait_running(cuzk_engine *e) {
+  for (int i = 0; i < 3000; i++) {
+    char *m = cuzk_engine_metrics_text(e);
+    bool ok = m && strstr(m, "\ncuzk_queue_depth 0\n") && strstr(m, "\ncuzk_running_jobs 1\n");
+    free(m);
+    if (ok) return;
+    nanosleep(&(struct timespec){0, 10000000L}, NULL);
+  }
+  CHECK_MSG(0, "the first job never ran");
+}
+
+static void cancel_all(cuzk_engine *e, char ids[][CUZK_JOB_ID_LEN], int n) {
+  for (int i = 0; i < n; i++) {
+    bool was;
+    cuzk_job_result r;
+    cuzk_engine_cancel(e, ids[i], &was);
+    if (cuzk_engine_await(e, ids[i], 0, &r) == CUZK_ENGINE_OK) cuzk_job_result_clear(&r);
+  }
+}
+
+static void test_request_id(const char *dir, const sector *s) {
+  cuzk_engine *e = start(dir, 0, 0, 0);
+  if (!e) return;
+  char rid[CUZK_REQUEST_ID_MAX + 2], id[CUZK_JOB_ID_LEN], msg[256];
+  memset(rid, 'r', sizeof rid - 1);
+  rid[sizeof rid - 1] = 0; /* 257 bytes */
+  cuzk_job_request r = porep_req(s, rid, 1);
+  CHECK(submit(e, &r, id, msg, sizeof msg) == CUZK_ENGINE_EINVAL);
+  CHECK_MSG(strstr(msg, "request_id: 257 bytes, at most 256"), "%s", msg);
+  rid[CUZK_REQUEST_ID_MAX] = 0;
+  r.miner_id = 0; /* taken, then failed in-band: the check needs the miner */
+  cuzk_job_result res;
+  CHECK(submit(e, &r, id, msg, sizeof msg) == CUZK_ENGINE_OK);
+  CHECK(cuzk_engine_await(e, id, 0, &res) == CUZK_ENGINE_OK);
+  CHECK_MSG(res.status == CUZK_JOB_FAILED && strstr(res.error, "miner_id: 0, but a PoRep job"),
+            "%d %s", res.status, res.error);
+  cuzk_job_result_clear(&res);
+  cuzk_engine_destroy(e);
+}
+
+static void test_queue_max(const char *dir, const sector *s) {
+  cuzk_engine *e = start(dir, 2, 0, 0);
+  if (!e) return;
+  char ids[5][CUZK_JOB_ID_LEN], msg[256];
+  cuzk_job_request r = porep_req(s, "q", 1);
+  CHECK(submit(e, &r, ids[0], msg, sizeof msg) == CUZK_ENGINE_OK);
+  wait_running(e);
+  CHECK(submit(e, &r, ids[1], msg, sizeof msg) == CUZK_ENGINE_OK);
+  CHECK(submit(e, &r, ids[2], msg, sizeof msg) == CUZK_ENGINE_OK);
+  char no[CUZK_JOB_ID_LEN];
+  CHECK(submit(e, &r, no, msg, sizeof msg) == CUZK_ENGINE_EBUSY);
+  CHECK_MSG(strstr(msg, "queue full: 2 NORMAL jobs are waiting"), "%s", msg);
+  r.priority = CUZK_PRIORITY_CRITICAL; /* its own count */
+  CHECK(submit(e, &r, ids[3], msg, sizeof msg) == CUZK_ENGINE_OK);
+  r.priority = CUZK_PRIORITY_LOW;
+  CHECK(submit(e, &r, ids[4], msg, sizeof msg) == CUZK_ENGINE_OK);
+  cancel_all(e, ids, 5);
+  r.priority = CUZK_PRIORITY_NORMAL; /* the queue is empty again */
+  CHECK(submit(e, &r, ids[0], msg, sizeof msg) == CUZK_ENGINE_OK);
+  cancel_all(e, ids, 1);
+  cuzk_engine_destroy(e);
+}
+
+static void test_input_budget(const char *dir, const sector *s) {
+  /* 3 C1s: NORMAL jobs may hold 2.25 of them, CRITICAL ones all 3 */
+  cuzk_engine *e = start(dir, 0, 3 * (uint64_t)s->len, 0);
+  if (!e) return;
+  char ids[4][CUZK_JOB_ID_LEN], no[CUZK_JOB_ID_LEN], msg[256];
+  cuzk_job_request r = porep_req(s, "b", 1);
+  CHECK(submit(e, &r, ids[0], msg, sizeof msg) == CUZK_ENGINE_OK);
+  wait_running(e); /* prepared: its input is given back */
+  CHECK(submit(e, &r, ids[1], msg, sizeof msg) == CUZK_ENGINE_OK);
+  CHECK(submit(e, &r, ids[2], msg, sizeof msg) == CUZK_ENGINE_OK);
+  CHECK(submit(e, &r, no, msg, sizeof msg) == CUZK_ENGINE_EBUSY);
+  CHECK_MSG(strstr(msg, "input budget: ") && strstr(msg, "NORMAL jobs may use"), "%s", msg);
+  r.priority = CUZK_PRIORITY_CRITICAL;
+  CHECK(submit(e, &r, ids[3], msg, sizeof msg) == CUZK_ENGINE_OK);
+  cancel_all(e, ids, 4);
+  r.priority = CUZK_PRIORITY_NORMAL; /* cancelled jobs gave their bytes back */
+  CHECK(submit(e, &r, ids[0], msg, sizeof msg) == CUZK_ENGINE_OK);
+  CHECK(submit(e, &r, ids[1], msg, sizeof msg) == CUZK_ENGINE_OK);
+  cancel_all(e, ids, 2);
+  cuzk_engine_destroy(e);
+}
+
+static void test_result_max(const char *dir, const sector *s) {
+  cuzk_engine *e = start(dir, 0, 0, 2);
+  if (!e) return;
+  char ids[3][CUZK_JOB_ID_LEN], msg[256];
+  cuzk_job_request r = porep_req(s, "t", 1);
+  static const uint8_t garbage[] = "not a C1";
+  r.vanilla_proof = garbage; /* fails at once */
+  r.vanilla_proof_len = sizeof garbage - 1;
+  cuzk_job_result res;
+  for (int i = 0; i < 3; i++) {
+    CHECK(submit(e, &r, ids[i], msg, sizeof msg) == CUZK_ENGINE_OK);
+    CHECK(cuzk_engine_await(e, ids[i], 0, &res) == CUZK_ENGINE_OK);
+    CHECK(res.status == CUZK_JOB_FAILED);
+    cuzk_job_result_clear(&res);
+  }
+  CHECK(cuzk_engine_await(e, ids[0], 0, &res) == CUZK_ENGINE_ENOTFOUND);
+  for (int i = 1; i < 3; i++) {
+    CHECK(cuzk_engine_await(e, ids[i], 0, &res) == CUZK_ENGINE_OK && res.status == CUZK_JOB_FAILED);
+    cuzk_job_result_clear(&res);
+  }
+  cuzk_engine_destroy(e);
+}
+
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    fprintf(stderr, "usage: test_engine_admission PARAM_DIR\n");
+    return 2;
+  }
+  sector s;
+  if (!make_sector(&s, 1, 7, NULL)) return check_summary("test_engine_admission");
+  test_request_id(argv[1], &s);
+  test_queue_max(argv[1], &s);
+  test_input_budget(argv[1], &s);
+  test_result_max(argv[1], &s);
+  free_sector(&s);
+  return check_summary("test_engine_admission");
+}
