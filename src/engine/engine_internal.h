@@ -111,7 +111,7 @@ struct eng_job {
   uint8_t *input;
   size_t input_len, n_inputs, n_list_inputs, *input_lens;
   _Atomic uint64_t *input_meter; /* the engine's input_used while input_len is counted in it */
-  uint8_t randomness[32]; /* PoSt; randomness_len as received (only 32 is valid) */
+  uint8_t randomness[32];        /* PoSt; randomness_len as received (only 32 is valid) */
   size_t randomness_len;
   uint32_t partition_index;
   uint8_t comm[3][32]; /* SnapDeals: comm_r_old, comm_r_new, comm_d_new; comm_len as received */
@@ -173,10 +173,10 @@ struct cuzk_engine {
   unsigned n_free_cs, max_free_cs;
 
   uint64_t mem_used, mem_budget;
-  uint64_t input_budget;             /* admission: bytes of unprepared inputs (cfg or default) */
-  _Atomic uint64_t input_used;       /* ... held now; freed by eng_free_input without the lock */
+  uint64_t input_budget;       /* admission: bytes of unprepared inputs (cfg or default) */
+  _Atomic uint64_t input_used; /* ... held now; freed by eng_free_input without the lock */
   unsigned queue_max, result_max;
-  unsigned n_ended;                  /* ended jobs still in the table */
+  unsigned n_ended; /* ended jobs still in the table */
   srs_set srs[ENG_MAX_SRS];
   unsigned n_srs;
   uint64_t srs_bytes;
