@@ -253,6 +253,17 @@ static void test_order_cancel_timeout(cuzk_engine *e, const sector *s) {
   CHECK(cuzk_engine_await(e, x, 0, &res) == CUZK_ENGINE_OK && res.status == CUZK_JOB_CANCELLED);
 }
 
+/* This process's resident memory in bytes (/proc/self/statm). */
+static uint64_t rss_bytes(void) {
+  FILE *f = fopen("/proc/self/statm", "r");
+  unsigned long long size = 0, res = 0;
+  if (f) {
+    if (fscanf(f, "%llu %llu", &size, &res) != 2) res = 0;
+    fclose(f);
+  }
+  return (uint64_t)res * (uint64_t)sysconf(_SC_PAGESIZE);
+}
+
 static void test_srs(cuzk_engine *e) {
   bool already = true, was = false;
   uint64_t ms = 0, freed = 0;
@@ -276,8 +287,14 @@ static void test_srs(cuzk_engine *e) {
   CHECK(st.srs[0].tier == CUZK_SRS_HOT && st.srs[0].bytes > 1000000000u &&
         st.srs[3].tier == CUZK_SRS_COLD);
   cuzk_engine_status_free(&st);
+  uint64_t before = rss_bytes();
   CHECK(cuzk_engine_evict(e, "porep-2k", &was, &freed) == CUZK_ENGINE_OK);
   CHECK(was && freed > 1000000000u);
+  /* the memory goes back to the system, not to a cache of this process */
+  uint64_t after = rss_bytes();
+  CHECK_MSG(after + freed / 2 < before,
+            "RSS %.0f MB before EvictSRS, %.0f MB after (%.0f MB freed)", before / 1e6, after / 1e6,
+            freed / 1e6);
   CHECK(cuzk_engine_evict(e, "porep-9g", &was, &freed) == CUZK_ENGINE_ENOTFOUND);
   CHECK(cuzk_engine_preload(e, "snap-1t", &already, &ms, msg, sizeof msg) == CUZK_ENGINE_ENOTFOUND);
   CHECK(strstr(msg, "unknown circuit id: snap-1t") != NULL);

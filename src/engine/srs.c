@@ -9,6 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#ifdef __GLIBC__ /* defined by the headers above */
+#include <malloc.h> /* malloc_trim */
+#endif
 
 #include "engine/engine_internal.h"
 
@@ -186,6 +189,12 @@ static void cool_over_budget(cuzk_engine *e) {
 static void unload(cuzk_engine *e, srs_set *s) {
   cuzk_g16_params_free(s->params);
   s->params = NULL;
+  /* give the memory back to the system: the vectors went to the buffer cache (for the next
+   * load), and malloc keeps freed heap pages unless asked */
+  cuzk_buffer_trim();
+#ifdef __GLIBC__
+  malloc_trim(0);
+#endif
   e->srs_bytes -= s->bytes;
   double mib = (double)s->bytes / 1048576.0;
   s->bytes = 0;
