@@ -158,7 +158,8 @@ static const uint8_t *node_d(const cuzk_snap_sector *s, unsigned level, uint64_t
 static void open_d(cuzk_snap_path_d *o, const cuzk_snap_sector *s, uint64_t c) {
   memcpy(o->leaf, node_d(s, 0, c), 32);
   memcpy(o->root, s->comm_d_new, 32);
-  for (unsigned l = 0; l < s->p->cbl; l++, c >>= 1) {
+  const unsigned levels = s->p->cbl < CUZK_MERKLE_MAX_LEVELS ? s->p->cbl : CUZK_MERKLE_MAX_LEVELS;
+  for (unsigned l = 0; l < levels; l++, c >>= 1) {
     memcpy(o->sib[l], node_d(s, l, c ^ 1), 32);
     o->index[l] = (uint8_t)(c & 1);
   }

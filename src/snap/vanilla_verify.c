@@ -78,8 +78,10 @@ static cuzk_snap_err check_d(const ctx *x, const cuzk_snap_partition_proof *pp, 
   const cuzk_snap_path_d *d = &pp->proofs[n].d_new;
   if (memcmp(d->root, comm_d_new, 32) != 0)
     return refuse(x, (int)n, c, "TreeD new: root differs from comm_d_new");
+  /* cbl <= 31 for every size; the bound also tells the compiler the arrays' size */
+  const unsigned levels = p->cbl < CUZK_MERKLE_MAX_LEVELS ? p->cbl : CUZK_MERKLE_MAX_LEVELS;
   uint64_t at = 0;
-  for (unsigned l = 0; l < p->cbl; l++)
+  for (unsigned l = 0; l < levels; l++)
     at |= (uint64_t)d->index[l] << l;
   if (at != c) {
     char what[96];
@@ -88,7 +90,7 @@ static cuzk_snap_err check_d(const ctx *x, const cuzk_snap_partition_proof *pp, 
   }
   uint8_t cur[32];
   memcpy(cur, d->leaf, 32);
-  for (unsigned l = 0; l < p->cbl; l++) {
+  for (unsigned l = 0; l < levels; l++) {
     if (l == p->tree_d_low &&
         memcmp(cur, pp->apex[(c >> l) - (uint64_t)x->k * p->apex_leaves], 32) != 0)
       return refuse(x, (int)n, c, "TreeD new: the path's apex-row node differs from its apex leaf");
