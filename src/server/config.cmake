@@ -8,5 +8,5 @@ add_library(cuzk_config STATIC
   ${CMAKE_CURRENT_SOURCE_DIR}/toml.c
   ${CMAKE_CURRENT_SOURCE_DIR}/config.c
   ${CMAKE_CURRENT_SOURCE_DIR}/http_status.c)
-target_include_directories(cuzk_config PUBLIC ${PROJECT_SOURCE_DIR}/src)
+target_include_directories(cuzk_config PRIVATE ${PROJECT_SOURCE_DIR}/src)
 target_link_libraries(cuzk_config PUBLIC cuzk PRIVATE PkgConfig::MICROHTTPD)

@@ -6,7 +6,8 @@ set(CUZK_RPC_TEST_DIR ${CMAKE_CURRENT_LIST_DIR})
 
 add_executable(test_rpc_transport ${CUZK_RPC_TEST_DIR}/test_rpc_transport.c)
 target_link_libraries(test_rpc_transport PRIVATE cuzk_rpc)
-target_include_directories(test_rpc_transport PRIVATE ${PROJECT_SOURCE_DIR}/tests)
+target_include_directories(test_rpc_transport PRIVATE ${PROJECT_SOURCE_DIR}/src
+  ${PROJECT_SOURCE_DIR}/tests)
 # The large-message case sends 100 MiB each way: about 2 s, mostly first-touch page faults,
 # fewer with transparent huge pages for malloc. Under the sanitizers, whose allocator returns
 # large blocks to the kernel on every call, 32 MiB keeps the test near 10 s.
@@ -21,6 +22,7 @@ set_tests_properties(test_rpc_transport PROPERTIES TIMEOUT 120
 
 add_executable(rpc_wire_server ${CUZK_RPC_TEST_DIR}/rpc_wire_server.c)
 target_link_libraries(rpc_wire_server PRIVATE cuzk_rpc)
+target_include_directories(rpc_wire_server PRIVATE ${PROJECT_SOURCE_DIR}/src)
 
 # Debian's grpcio is visible only to the system interpreter, which may not be the python3 found
 # first on PATH (pyenv): take the first candidate that imports the three modules.

@@ -30,9 +30,9 @@
 
 #include "cli.h"
 #include "cuzk/c1.h"
+#include "cuzk/rpc.h"
 #include "cuzk/v1/proving.pb-c.h"
 #include "request_file.h"
-#include "server/grpc_transport.h"
 
 #define DEFAULT_ADDR "http://127.0.0.1:9820" /* the reference's */
 #define MAX_INPUTS 64

@@ -17,10 +17,8 @@
 #include <time.h>
 
 #include "cuzk/engine.h"
-#include "server/config.h"
-#include "server/grpc_transport.h"
-#include "server/http_status.h"
-#include "server/service.h"
+#include "cuzk/rpc.h"
+#include "cuzk/server.h"
 
 /* ---- logging --------------------------------------------------------------------------------- */
 
@@ -85,28 +83,7 @@ static void grpc_log(int severity, const char *file, int line, const char *msg) 
   logf_(severity >= 2 ? CUZK_LOG_WARN : CUZK_LOG_DEBUG, "grpc %s:%d: %s", file, line, msg);
 }
 
-/* ---- HTTP status callbacks ------------------------------------------------------------------- */
-
-static char *http_metrics(void *ctx, size_t *len) {
-  char *t = cuzk_engine_metrics_text(ctx);
-  if (t) *len = strlen(t);
-  return t;
-}
-
-static char *http_status(void *ctx, size_t *len) {
-  char *t = cuzk_engine_status_json(ctx);
-  if (t) *len = strlen(t);
-  return t;
-}
-
 /* ---- main ------------------------------------------------------------------------------------ */
-
-static cuzk_log_level engine_level(cuzk_cfg_level l) {
-  return l <= CUZK_CFG_DEBUG  ? CUZK_LOG_DEBUG
-         : l == CUZK_CFG_INFO ? CUZK_LOG_INFO
-         : l == CUZK_CFG_WARN ? CUZK_LOG_WARN
-                              : CUZK_LOG_ERROR;
-}
 
 int main(int argc, char **argv) {
   /* before any thread exists: every thread inherits the mask and main waits in sigwait */
@@ -117,111 +94,26 @@ int main(int argc, char **argv) {
   pthread_sigmask(SIG_BLOCK, &sigs, NULL);
   signal(SIGPIPE, SIG_IGN);
 
-  static cuzk_daemon_config cfg;
-  cuzk_config_warnings warn;
-  memset(&warn, 0, sizeof warn);
-  char err[CUZK_CONFIG_ERR_LEN];
-  switch (cuzk_config_from_args(&cfg, argc, argv, &warn, err)) {
-  case CUZK_CONFIG_ARGS_HELP: fputs(cuzk_config_usage(), stdout); return 0;
-  case CUZK_CONFIG_ARGS_ERROR: fprintf(stderr, "cuzk-daemon: %s\n", err); return 2;
-  case CUZK_CONFIG_ARGS_OK: break;
+  cuzk_daemon *d = NULL;
+  char msg[1024];
+  switch (cuzk_daemon_configure(&d, argc, argv, msg, sizeof msg)) {
+  case CUZK_DAEMON_ARGS_HELP: fputs(cuzk_daemon_usage(), stdout); return 0;
+  case CUZK_DAEMON_ARGS_ERROR: fprintf(stderr, "cuzk-daemon: %s\n", msg); return 2;
+  case CUZK_DAEMON_ARGS_OK: break;
   }
-  log_max = engine_level(cfg.log_level);
-  log_json = cfg.log_format == CUZK_LOG_JSON;
-  for (size_t i = 0; i < warn.n; i++)
-    logf_(CUZK_LOG_WARN, "config: %s", warn.msg[i]);
-  if (warn.dropped) logf_(CUZK_LOG_WARN, "config: %zu more warnings", warn.dropped);
+  log_max = cuzk_daemon_log_level(d);
+  log_json = cuzk_daemon_log_json(d);
   cuzk_rpc_set_log(grpc_log);
-
-  cuzk_engine_config ec;
-  cuzk_engine_config_default(&ec);
-  ec.threads = cfg.threads;
-  ec.synthesis_workers = cfg.synthesis_workers ? cfg.synthesis_workers : 1;
-  ec.prove_workers = cfg.prove_workers ? cfg.prove_workers : 1;
-  ec.prove_queue = cfg.queue_depth ? cfg.queue_depth : 1;
-  ec.memory_budget = cfg.partition_budget;
-  if (!ec.memory_budget && cfg.total_budget > cfg.safety_margin + cfg.srs_budget)
-    ec.memory_budget = cfg.total_budget - cfg.safety_margin - cfg.srs_budget;
-  ec.srs_budget = cfg.srs_budget;
-  ec.warm_budget =
-      cfg.warm_budget == CUZK_CONFIG_WARM_AUTO ? CUZK_ENGINE_WARM_AUTO : cfg.warm_budget;
-  ec.param_cache = cfg.param_cache;
-  ec.generate_test_params = cfg.generate_test_params;
-  ec.test_params_dir = cfg.test_params_dir;
-  ec.batch_max = cfg.max_batch_size ? cfg.max_batch_size : 1;
-  ec.batch_wait_ms = cfg.max_batch_wait_ms > 600000 ? 600000 : (unsigned)cfg.max_batch_wait_ms;
-  ec.log = log_line;
-  ec.log_level = log_max;
-  cuzk_engine *engine = NULL;
-  char msg[512] = "";
-  if (cuzk_engine_create(&engine, &ec, msg, sizeof msg)) {
-    logf_(CUZK_LOG_ERROR, "cannot start the engine: %s", msg);
+  if (!cuzk_daemon_start(d, log_line, NULL, msg, sizeof msg)) {
+    logf_(CUZK_LOG_ERROR, "%s", msg);
+    cuzk_daemon_free(d);
     return 1;
-  }
-  cuzk_service_opts so = {engine, cfg.on_disconnect == CUZK_POLICY_CANCEL, log_line, NULL};
-  cuzk_service *svc = cuzk_service_create(&so);
-  const char *listen[CUZK_CONFIG_MAX_LISTEN];
-  for (size_t i = 0; i < cfg.n_listen; i++)
-    listen[i] = cfg.listen[i];
-  cuzk_rpc_server_opts ro = {listen,
-                             cfg.n_listen,
-                             cfg.socket_mode,
-                             (size_t)cfg.max_message_size,
-                             0,
-                             cuzk_rpc_proving_engine_methods,
-                             CUZK_RPC_N_METHODS,
-                             cuzk_service_handle,
-                             svc};
-  cuzk_rpc_server *srv = NULL;
-  if (!svc || cuzk_rpc_server_start(&srv, &ro, msg, sizeof msg)) {
-    logf_(CUZK_LOG_ERROR, "cannot serve: %s", svc ? msg : "out of memory");
-    cuzk_service_destroy(svc);
-    cuzk_engine_destroy(engine);
-    return 1;
-  }
-  cuzk_http_server *http = NULL;
-  if (cfg.status_listen[0]) {
-    cuzk_http_options ho = {cfg.status_listen, http_metrics, http_status, engine, 0, 0};
-    cuzk_http_err he = cuzk_http_start(&http, &ho);
-    if (he) {
-      logf_(CUZK_LOG_ERROR, "cannot serve HTTP status on %s: %s", cfg.status_listen,
-            cuzk_http_strerror(he));
-      cuzk_rpc_server_shutdown(srv, 0);
-      cuzk_service_destroy(svc);
-      cuzk_engine_destroy(engine);
-      return 1;
-    }
-    logf_(CUZK_LOG_INFO, "HTTP /metrics and /status on port %u", cuzk_http_port(http));
-  }
-  for (size_t i = 0; i < cfg.n_listen; i++) {
-    int port = cuzk_rpc_server_bound_port(srv, i);
-    if (port)
-      logf_(CUZK_LOG_INFO, "listening on %s (port %d)", cfg.listen[i], port);
-    else
-      logf_(CUZK_LOG_INFO, "listening on %s", cfg.listen[i]);
-  }
-  for (size_t i = 0; i < cfg.n_preload; i++) {
-    bool already;
-    uint64_t ms = 0;
-    if (cuzk_engine_preload(engine, cfg.preload[i], &already, &ms, msg, sizeof msg))
-      logf_(CUZK_LOG_ERROR, "preload %s: %s", cfg.preload[i], msg);
   }
   logf_(CUZK_LOG_INFO, "ready");
 
   int sig = 0;
   sigwait(&sigs, &sig);
-  bool cancel = cfg.shutdown == CUZK_POLICY_CANCEL;
-  logf_(CUZK_LOG_INFO, "%s: shutting down (running jobs: %s, grace %llu ms)",
-        sig == SIGTERM ? "SIGTERM" : "SIGINT", cancel ? "cancel" : "finish",
-        (unsigned long long)cfg.shutdown_grace_ms);
-  /* the RPC server stays up meanwhile, so waiting callers get their results */
-  unsigned grace = cfg.shutdown_grace_ms > 86400000u ? 86400000u : (unsigned)cfg.shutdown_grace_ms;
-  if (!cuzk_engine_shutdown(engine, cancel, grace ? grace : 1))
-    logf_(CUZK_LOG_WARN, "shutdown grace passed: the remaining jobs were cancelled");
-  cuzk_rpc_server_shutdown(srv, 2000);
-  cuzk_service_destroy(svc);
-  cuzk_http_stop(http);
-  cuzk_engine_destroy(engine);
+  cuzk_daemon_stop(d, sig == SIGTERM ? "SIGTERM" : "SIGINT");
   logf_(CUZK_LOG_INFO, "stopped");
   return 0;
 }
