@@ -41,8 +41,8 @@ static inline bool make_sector(sector *s, uint64_t sector_num, uint64_t seed_byt
   ok = ok && cuzk_seal_sector(&ss, p, data, prover_id, sector_num, ticket, pool) == CUZK_POREP_OK;
   if (ok) {
     ok = cuzk_vanilla_prove(&s->c1, &ss, seed) == CUZK_POREP_OK;
-    cuzk_c1_errbuf eb;
-    ok = ok && cuzk_c1_write_json(s->c1, &s->json, &s->len, &eb) == CUZK_C1_OK;
+    char eb[512];
+    ok = ok && cuzk_c1_write_json(s->c1, &s->json, &s->len, eb, sizeof eb) == CUZK_POREP_OK;
     cuzk_sealed_sector_free(&ss);
   }
   free(unpadded);

@@ -145,8 +145,9 @@ static bool verifies(const char *dir, const sector *s, const uint8_t *proof, siz
 static void test_two_proofs(cuzk_engine *e, const char *dir, const sector *a, const sector *b) {
   uint8_t *env = NULL;
   size_t env_len = 0;
-  cuzk_c1_errbuf eb;
-  CHECK(cuzk_c1_envelope_write(b->json, b->len, 2, 2048, &env, &env_len, &eb) == CUZK_C1_OK);
+  char eb[512];
+  CHECK(cuzk_c1_envelope_write(b->json, b->len, 2, 2048, &env, &env_len, eb, sizeof eb) ==
+        CUZK_POREP_OK);
   cuzk_job_request ra = porep_req(a, "porep-1000-1", 1), rb = porep_req(b, "porep-1000-1", 2);
   rb.vanilla_proof = env;
   rb.vanilla_proof_len = env_len;

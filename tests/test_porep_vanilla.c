@@ -42,10 +42,10 @@ static void seal_and_check(unsigned proof_id, cuzk_pool *pool, bool mutate) {
     /* JSON round trip, then verification of what was read */
     uint8_t *json = NULL;
     size_t len = 0;
-    cuzk_c1_errbuf eb;
-    CHECK(cuzk_c1_write_json(c1, &json, &len, &eb) == CUZK_C1_OK);
+    char eb[512];
+    CHECK(cuzk_c1_write_json(c1, &json, &len, eb, sizeof eb) == CUZK_POREP_OK);
     cuzk_c1 *rd = NULL;
-    CHECK(json && cuzk_c1_read_json(&rd, json, len, 0, &eb) == CUZK_C1_OK);
+    CHECK(json && cuzk_c1_read_json(&rd, json, len, 0, eb, sizeof eb) == CUZK_POREP_OK);
     if (rd) CHECK(cuzk_vanilla_verify(rd, msg, sizeof msg) == CUZK_POREP_OK);
     cuzk_c1_free(rd);
     if (mutate) {

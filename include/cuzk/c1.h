@@ -13,33 +13,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cuzk/porep.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /* ---- errors ---------------------------------------------------------------------------- */
-
-typedef enum {
-  CUZK_C1_OK = 0,
-  CUZK_C1_ERR_ARG,    /* NULL pointer or an unusable argument */
-  CUZK_C1_ERR_NOMEM,  /* allocation failed */
-  CUZK_C1_ERR_SYNTAX, /* not JSON: truncated, trailing garbage, bad token, invalid UTF-8 */
-  CUZK_C1_ERR_TYPE,   /* JSON value of the wrong type or length, number out of range */
-  CUZK_C1_ERR_FIELD,  /* missing, duplicate field; unknown enum variant / registered proof */
-  CUZK_C1_ERR_SHAPE,  /* well-typed but the counts do not match the registered proof
-                         (docs/spec/sdr-vanilla.md §9.2) */
-  CUZK_C1_ERR_BASE64, /* envelope: Phase1Out is not standard padded base64 */
-  CUZK_C1_ERR_FORMAT  /* envelope: decoded payload is not a C1 JSON document */
-} cuzk_c1_err;
-
-/* Filled on error with a one-line message that starts with the JSON path of the offending
- * value, e.g. "vanilla_proofs.StackedDrg2KiBV1[0][1].comm_d_proofs.data.Single.root: expected
- * an array of 32 numbers, got 31 (at byte 1234)". May be NULL where the message is not wanted. */
-typedef struct {
-  char msg[512];
-} cuzk_c1_errbuf;
-
-const char *cuzk_c1_err_str(cuzk_c1_err e);
+/* The porep layer's codes (cuzk/porep.h): EFORMAT for a malformed document or envelope (not JSON,
+ * wrong types, lengths or ranges, missing, duplicate or unknown fields and variants, invalid
+ * base64, a payload that is not C1 JSON); EINVAL for a NULL or unusable argument and for a
+ * well-typed C1 whose counts do not match its registered proof (docs/spec/sdr-vanilla.md §9.2);
+ * ENOMEM; ECRYPTO. With msg (msg_len > 0; may be NULL) an error also leaves a one-line message
+ * that starts with the JSON path of the offending value, e.g.
+ * "vanilla_proofs.StackedDrg2KiBV1[0][1].comm_d_proofs.data.Single.root: expected an array of 32
+ * numbers, got 31 (at byte 1234)". */
 
 /* ---- registered proofs (docs/spec/sdr-vanilla.md §2.2) --------------------------------------- */
 
@@ -186,14 +174,14 @@ cuzk_c1 *cuzk_c1_new_shaped(uint32_t registered_proof);
 /* Checks the counts and Merkle variants against registered_proof (the shape of
  * cuzk_c1_new_shaped), the variant against the sector size, path element indices < arity and
  * layer_index values. */
-cuzk_c1_err cuzk_c1_check_shape(const cuzk_c1 *c1, cuzk_c1_errbuf *err);
+cuzk_porep_err cuzk_c1_check_shape(const cuzk_c1 *c1, char *msg, size_t msg_len);
 
 /* ---- JSON (serde_json compact, docs/spec/sdr-vanilla.md §9.4) -------------------------------- */
 
 /* Writes the compact JSON serde_json::to_vec produces: declared key order, 32-byte values as
  * arrays of 32 numbers, "_h":null in every Column. *out is malloc'd (caller frees). */
-cuzk_c1_err cuzk_c1_write_json(const cuzk_c1 *c1, uint8_t **out, size_t *out_len,
-                               cuzk_c1_errbuf *err);
+cuzk_porep_err cuzk_c1_write_json(const cuzk_c1 *c1, uint8_t **out, size_t *out_len, char *msg,
+                                  size_t msg_len);
 
 /* Read flags. */
 #define CUZK_C1_READ_NO_SHAPE_CHECK 1u /* accept any counts (types are always checked) */
@@ -203,22 +191,22 @@ cuzk_c1_err cuzk_c1_write_json(const cuzk_c1 *c1, uint8_t **out, size_t *out_len
  * types/lengths, numbers outside the field's range, missing fields, unknown registered-proof or
  * variant names, truncated input and trailing non-whitespace. Then cuzk_c1_check_shape unless
  * CUZK_C1_READ_NO_SHAPE_CHECK. On error *out is NULL. */
-cuzk_c1_err cuzk_c1_read_json(cuzk_c1 **out, const uint8_t *data, size_t len, unsigned flags,
-                              cuzk_c1_errbuf *err);
+cuzk_porep_err cuzk_c1_read_json(cuzk_c1 **out, const uint8_t *data, size_t len, unsigned flags,
+                                 char *msg, size_t msg_len);
 
 /* ---- Curio envelope (docs/spec/sdr-vanilla.md §9.6) ------------------------------------------ */
 
 /* {"SectorNum":<int64>,"Phase1Out":"<standard padded base64 of c1_json>","SectorSize":<u64>}
  * as Go's encoding/json writes it (that key order, compact). *out is malloc'd. */
-cuzk_c1_err cuzk_c1_envelope_write(const uint8_t *c1_json, size_t c1_len, int64_t sector_num,
-                                   uint64_t sector_size, uint8_t **out, size_t *out_len,
-                                   cuzk_c1_errbuf *err);
+cuzk_porep_err cuzk_c1_envelope_write(const uint8_t *c1_json, size_t c1_len, int64_t sector_num,
+                                      uint64_t sector_size, uint8_t **out, size_t *out_len,
+                                      char *msg, size_t msg_len);
 
 /* Parses the envelope; *c1_json (malloc'd) receives the decoded Phase1Out bytes. Keys in any
  * order, all three required. Error paths start with "SectorNum", "Phase1Out", "SectorSize". */
-cuzk_c1_err cuzk_c1_envelope_read(const uint8_t *data, size_t len, int64_t *sector_num,
-                                  uint64_t *sector_size, uint8_t **c1_json, size_t *c1_len,
-                                  cuzk_c1_errbuf *err);
+cuzk_porep_err cuzk_c1_envelope_read(const uint8_t *data, size_t len, int64_t *sector_num,
+                                     uint64_t *sector_size, uint8_t **c1_json, size_t *c1_len,
+                                     char *msg, size_t msg_len);
 
 typedef enum { CUZK_C1_SRC_JSON = 0, CUZK_C1_SRC_ENVELOPE = 1 } cuzk_c1_source;
 
@@ -232,8 +220,8 @@ typedef struct {
  * apart by the first key of the top-level object. For an envelope the decoded Phase1Out is
  * parsed as C1 JSON (error paths then start with "Phase1Out: "), and SectorSize must equal the
  * registered proof's sector size. info may be NULL. */
-cuzk_c1_err cuzk_c1_read(cuzk_c1 **out, const uint8_t *data, size_t len, unsigned flags,
-                         cuzk_c1_read_info *info, cuzk_c1_errbuf *err);
+cuzk_porep_err cuzk_c1_read(cuzk_c1 **out, const uint8_t *data, size_t len, unsigned flags,
+                            cuzk_c1_read_info *info, char *msg, size_t msg_len);
 
 #ifdef __cplusplus
 }

@@ -35,6 +35,9 @@ typedef enum {
   CUZK_POREP_ENOTFR32,   /* a data node has bit 254 or 255 set (not Fr32-padded) */
   CUZK_POREP_ENOMEM,     /* allocation failed */
   CUZK_POREP_ECRYPTO,    /* libsodium failed to initialise */
+  CUZK_POREP_EFORMAT,    /* a C1 document or Curio envelope is malformed: not JSON, a value of the
+                            wrong type, length or range, a missing, duplicate or unknown field or
+                            variant, invalid base64, a payload that is not C1 JSON */
 } cuzk_porep_err;
 
 const char *cuzk_porep_strerror(cuzk_porep_err e);

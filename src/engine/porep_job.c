@@ -99,10 +99,10 @@ static bool prepare(eng_job *j, const eng_circuit **circuit, char *msg, size_t l
     return false;
   }
   j->work = w;
-  cuzk_c1_errbuf eb;
+  char eb[512];
   cuzk_c1_read_info info;
-  if (cuzk_c1_read(&w->c1, j->input, j->input_len, 0, &info, &eb)) {
-    snprintf(msg, len, "vanilla_proof: %s", eb.msg);
+  if (cuzk_c1_read(&w->c1, j->input, j->input_len, 0, &info, eb, sizeof eb)) {
+    snprintf(msg, len, "vanilla_proof: %s", eb);
     return false;
   }
   eng_free_input(j); /* up to ~70 MB at 32 GiB: not needed any more */

@@ -3,38 +3,10 @@
 #include "porep/c1.h"
 #include "cuzk/porep.h"
 
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- errors ---- */
-
-const char *cuzk_c1_err_str(cuzk_c1_err e) {
-  switch (e) {
-  case CUZK_C1_OK: return "ok";
-  case CUZK_C1_ERR_ARG: return "invalid argument";
-  case CUZK_C1_ERR_NOMEM: return "out of memory";
-  case CUZK_C1_ERR_SYNTAX: return "JSON syntax error";
-  case CUZK_C1_ERR_TYPE: return "wrong JSON type, length or range";
-  case CUZK_C1_ERR_FIELD: return "missing, duplicate or unknown field";
-  case CUZK_C1_ERR_SHAPE: return "counts do not match the registered proof";
-  case CUZK_C1_ERR_BASE64: return "invalid base64";
-  case CUZK_C1_ERR_FORMAT: return "not a C1 document";
-  }
-  return "unknown error";
-}
-
-cuzk_c1_err cuzk_c1_fail(cuzk_c1_errbuf *err, cuzk_c1_err e, const char *fmt, ...) {
-  if (err) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-    va_end(ap);
-  }
-  return e;
-}
 
 /* ---- registered proofs (docs/spec/sdr-vanilla.md §2.1, §2.2) ---- */
 
@@ -247,20 +219,21 @@ fail:
 
 typedef struct {
   const cuzk_c1_proof_info *pi;
-  cuzk_c1_errbuf *err;
+  char *msg;
+  size_t msg_len;
   char path[256];
 } shape_ctx;
 
-static cuzk_c1_err shape_fail(shape_ctx *s, const char *suffix, const char *fmt, size_t want,
-                              size_t got) {
+static cuzk_porep_err shape_fail(shape_ctx *s, const char *suffix, const char *fmt, size_t want,
+                                 size_t got) {
   char what[160];
   snprintf(what, sizeof what, fmt, want, got);
-  return cuzk_c1_fail(s->err, CUZK_C1_ERR_SHAPE, "%s%s: %s (%s)", s->path, suffix, what,
-                      s->pi->name);
+  return cuzk_porep_fail(s->msg, s->msg_len, CUZK_POREP_EINVAL, "%s%s: %s (%s)", s->path, suffix,
+                         what, s->pi->name);
 }
 
-static cuzk_c1_err check_path(shape_ctx *s, const char *name, const cuzk_c1_path *p, size_t levels,
-                              size_t arity) {
+static cuzk_porep_err check_path(shape_ctx *s, const char *name, const cuzk_c1_path *p,
+                                 size_t levels, size_t arity) {
   char suffix[64];
   snprintf(suffix, sizeof suffix, ".%s.path", name);
   if (p->n != levels)
@@ -272,25 +245,26 @@ static cuzk_c1_err check_path(shape_ctx *s, const char *name, const cuzk_c1_path
     if (p->v[i].index >= arity)
       return shape_fail(s, suffix, "expected index < %zu, got %zu", arity, (size_t)p->v[i].index);
   }
-  return CUZK_C1_OK;
+  return CUZK_POREP_OK;
 }
 
 static const char *const MP_NAMES[3] = {"Single", "Sub", "Top"};
 
 /* s->path ends at the MerkleProof; `d` selects the tree_d shape. */
-static cuzk_c1_err check_mp(shape_ctx *s, const cuzk_c1_merkle_proof *m, int d) {
+static cuzk_porep_err check_mp(shape_ctx *s, const cuzk_c1_merkle_proof *m, int d) {
   const cuzk_c1_proof_info *pi = s->pi;
   uint32_t want = d               ? CUZK_C1_MP_SINGLE
                   : pi->top_arity ? CUZK_C1_MP_TOP
                   : pi->sub_arity ? CUZK_C1_MP_SUB
                                   : CUZK_C1_MP_SINGLE;
   if (m->kind != want) {
-    return cuzk_c1_fail(s->err, CUZK_C1_ERR_SHAPE, "%s.data: expected variant %s, got %s (%s)",
-                        s->path, MP_NAMES[want], MP_NAMES[m->kind], pi->name);
+    return cuzk_porep_fail(s->msg, s->msg_len, CUZK_POREP_EINVAL,
+                           "%s.data: expected variant %s, got %s (%s)", s->path, MP_NAMES[want],
+                           MP_NAMES[m->kind], pi->name);
   }
   size_t len = strlen(s->path);
   snprintf(s->path + len, sizeof s->path - len, ".data.%s", MP_NAMES[want]);
-  cuzk_c1_err e;
+  cuzk_porep_err e;
   if (d) {
     e = check_path(s, "path", &m->base, pi->tree_d_depth, 2);
   } else {
@@ -303,27 +277,28 @@ static cuzk_c1_err check_mp(shape_ctx *s, const cuzk_c1_merkle_proof *m, int d) 
   return e;
 }
 
-static cuzk_c1_err check_column(shape_ctx *s, const cuzk_c1_column_proof *c) {
+static cuzk_porep_err check_column(shape_ctx *s, const cuzk_c1_column_proof *c) {
   if (c->rows.n != s->pi->layers)
     return shape_fail(s, ".column.rows", "expected %zu rows, got %zu", s->pi->layers, c->rows.n);
   size_t len = strlen(s->path);
   snprintf(s->path + len, sizeof s->path - len, ".inclusion_proof");
-  cuzk_c1_err e = check_mp(s, &c->inclusion_proof, 0);
+  cuzk_porep_err e = check_mp(s, &c->inclusion_proof, 0);
   s->path[len] = 0;
   return e;
 }
 
-static cuzk_c1_err check_labeling(shape_ctx *s, const cuzk_c1_labeling_proof *l, uint32_t layer) {
+static cuzk_porep_err check_labeling(shape_ctx *s, const cuzk_c1_labeling_proof *l,
+                                     uint32_t layer) {
   if (l->parents.n != 37)
     return shape_fail(s, ".parents", "expected %zu parents, got %zu", 37, l->parents.n);
   if (l->layer_index != layer)
     return shape_fail(s, ".layer_index", "expected %zu, got %zu", layer, l->layer_index);
-  return CUZK_C1_OK;
+  return CUZK_POREP_OK;
 }
 
-static cuzk_c1_err check_proof(shape_ctx *s, const cuzk_c1_challenge_proof *p) {
+static cuzk_porep_err check_proof(shape_ctx *s, const cuzk_c1_challenge_proof *p) {
   size_t len = strlen(s->path);
-  cuzk_c1_err e = CUZK_C1_OK;
+  cuzk_porep_err e = CUZK_POREP_OK;
 #define SUB(...) snprintf(s->path + len, sizeof s->path - len, __VA_ARGS__)
   SUB(".comm_d_proofs");
   if ((e = check_mp(s, &p->comm_d_proofs, 1))) goto out;
@@ -367,16 +342,17 @@ out:
   return e;
 }
 
-cuzk_c1_err cuzk_c1_check_shape(const cuzk_c1 *c1, cuzk_c1_errbuf *err) {
-  if (!c1) return cuzk_c1_fail(err, CUZK_C1_ERR_ARG, "NULL C1");
-  shape_ctx s = {.pi = cuzk_c1_proof_info_get(c1->registered_proof), .err = err};
+cuzk_porep_err cuzk_c1_check_shape(const cuzk_c1 *c1, char *msg, size_t msg_len) {
+  if (!c1) return cuzk_porep_fail(msg, msg_len, CUZK_POREP_EINVAL, "NULL C1");
+  shape_ctx s = {
+      .pi = cuzk_c1_proof_info_get(c1->registered_proof), .msg = msg, .msg_len = msg_len};
   if (!s.pi)
-    return cuzk_c1_fail(err, CUZK_C1_ERR_SHAPE, "registered_proof: unknown id %u",
-                        c1->registered_proof);
+    return cuzk_porep_fail(msg, msg_len, CUZK_POREP_EINVAL, "registered_proof: unknown id %u",
+                           c1->registered_proof);
   uint32_t want = cuzk_c1_variant_of_proof(c1->registered_proof);
   if (c1->vanilla_variant != want)
-    return cuzk_c1_fail(
-        err, CUZK_C1_ERR_SHAPE,
+    return cuzk_porep_fail(
+        msg, msg_len, CUZK_POREP_EINVAL,
         "vanilla_proofs: variant %s does not match registered_proof %s "
         "(expected %s)",
         cuzk_c1_variant_name(c1->vanilla_variant) ? cuzk_c1_variant_name(c1->vanilla_variant) : "?",
@@ -395,9 +371,9 @@ cuzk_c1_err cuzk_c1_check_shape(const cuzk_c1 *c1, cuzk_c1_errbuf *err) {
     size_t len2 = strlen(s.path);
     for (size_t i = 0; i < part->n; i++) {
       snprintf(s.path + len2, sizeof s.path - len2, "[%zu]", i);
-      cuzk_c1_err e = check_proof(&s, &part->v[i]);
+      cuzk_porep_err e = check_proof(&s, &part->v[i]);
       if (e) return e;
     }
   }
-  return CUZK_C1_OK;
+  return CUZK_POREP_OK;
 }

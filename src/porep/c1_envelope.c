@@ -15,22 +15,23 @@
 
 static int sodium_ready(void) { return sodium_init() >= 0; }
 
-cuzk_c1_err cuzk_c1_envelope_write(const uint8_t *c1_json, size_t c1_len, int64_t sector_num,
-                                   uint64_t sector_size, uint8_t **out, size_t *out_len,
-                                   cuzk_c1_errbuf *err) {
+cuzk_porep_err cuzk_c1_envelope_write(const uint8_t *c1_json, size_t c1_len, int64_t sector_num,
+                                      uint64_t sector_size, uint8_t **out, size_t *out_len,
+                                      char *msg, size_t msg_len) {
   if (!out || !out_len || (!c1_json && c1_len))
-    return cuzk_c1_fail(err, CUZK_C1_ERR_ARG, "NULL argument");
+    return cuzk_porep_fail(msg, msg_len, CUZK_POREP_EINVAL, "NULL argument");
   *out = NULL;
   *out_len = 0;
-  if (!sodium_ready()) return cuzk_c1_fail(err, CUZK_C1_ERR_NOMEM, "sodium_init failed");
+  if (!sodium_ready())
+    return cuzk_porep_fail(msg, msg_len, CUZK_POREP_ECRYPTO, "sodium_init failed");
   if (c1_len > (SIZE_MAX - 128) / 4 * 3 - 3)
-    return cuzk_c1_fail(err, CUZK_C1_ERR_ARG, "Phase1Out: payload too large");
+    return cuzk_porep_fail(msg, msg_len, CUZK_POREP_EINVAL, "Phase1Out: payload too large");
   size_t b64_cap = sodium_base64_encoded_len(c1_len, sodium_base64_VARIANT_ORIGINAL);
   char head[64], tail[64];
   int hn = snprintf(head, sizeof head, "{\"SectorNum\":%" PRId64 ",\"Phase1Out\":\"", sector_num);
   int tn = snprintf(tail, sizeof tail, "\",\"SectorSize\":%" PRIu64 "}", sector_size);
   uint8_t *buf = malloc((size_t)hn + b64_cap + (size_t)tn);
-  if (!buf) return cuzk_c1_fail(err, CUZK_C1_ERR_NOMEM, "out of memory");
+  if (!buf) return cuzk_porep_fail(msg, msg_len, CUZK_POREP_ENOMEM, "out of memory");
   memcpy(buf, head, (size_t)hn);
   sodium_bin2base64((char *)buf + hn, b64_cap, c1_json ? c1_json : (const uint8_t *)"", c1_len,
                     sodium_base64_VARIANT_ORIGINAL);
@@ -38,7 +39,7 @@ cuzk_c1_err cuzk_c1_envelope_write(const uint8_t *c1_json, size_t c1_len, int64_
   memcpy(buf + hn + b64_len, tail, (size_t)tn);
   *out = buf;
   *out_len = (size_t)hn + b64_len + (size_t)tn;
-  return CUZK_C1_OK;
+  return CUZK_POREP_OK;
 }
 
 /* ---- envelope reader: a flat object of three keys, other keys skipped ---- */
@@ -54,17 +55,16 @@ typedef struct {
   uint64_t sector_size;
   uint8_t *bin;
   size_t bin_len;
-  cuzk_c1_err e;
-  cuzk_c1_errbuf *err;
+  cuzk_porep_err e;
+  char *msg; /* the caller's message buffer (may be NULL) */
+  size_t msg_len;
   yajl_handle h;
 } env;
 
-static int env_fail(env *v, cuzk_c1_err e, const char *key, const char *what) {
-  if (!v->e) {
-    v->e = e;
-    cuzk_c1_fail(v->err, e, "%s: %s (at byte %zu)", key, what,
-                 v->h ? yajl_get_bytes_consumed(v->h) : (size_t)0);
-  }
+static int env_fail(env *v, cuzk_porep_err e, const char *key, const char *what) {
+  if (!v->e)
+    v->e = cuzk_porep_fail(v->msg, v->msg_len, e, "%s: %s (at byte %zu)", key, what,
+                           v->h ? yajl_get_bytes_consumed(v->h) : (size_t)0);
   return 0;
 }
 
@@ -73,13 +73,13 @@ static int env_wrong(env *v, const char *got) {
   static const char *const WANT[3] = {"an integer", "a base64 string", "an unsigned integer"};
   char what[80];
   snprintf(what, sizeof what, "expected %s, got %s", WANT[v->pending], got);
-  return env_fail(v, CUZK_C1_ERR_TYPE, KEYS[v->pending], what);
+  return env_fail(v, CUZK_POREP_EFORMAT, KEYS[v->pending], what);
 }
 
 static int env_start(void *ctx, int is_map) {
   env *v = ctx;
   if (v->depth == 0 && !is_map)
-    return env_fail(v, CUZK_C1_ERR_TYPE, "(root)", "expected an object, got an array");
+    return env_fail(v, CUZK_POREP_EFORMAT, "(root)", "expected an object, got an array");
   if (v->depth == 1 && v->pending != K_NONE) return env_wrong(v, is_map ? "an object" : "an array");
   v->depth++;
   return 1;
@@ -95,7 +95,7 @@ static int env_end(void *ctx) {
       if (!(v->seen & (1 << k))) {
         char what[64];
         snprintf(what, sizeof what, "missing field `%s`", KEYS[k]);
-        return env_fail(v, CUZK_C1_ERR_FIELD, "(root)", what);
+        return env_fail(v, CUZK_POREP_EFORMAT, "(root)", what);
       }
   }
   return 1;
@@ -107,7 +107,7 @@ static int env_key(void *ctx, const unsigned char *k, size_t n) {
   v->pending = K_NONE;
   for (int i = 0; i < 3; i++)
     if (strlen(KEYS[i]) == n && memcmp(KEYS[i], k, n) == 0) {
-      if (v->seen & (1 << i)) return env_fail(v, CUZK_C1_ERR_FIELD, KEYS[i], "duplicate field");
+      if (v->seen & (1 << i)) return env_fail(v, CUZK_POREP_EFORMAT, KEYS[i], "duplicate field");
       v->seen |= 1 << i;
       v->pending = i;
     }
@@ -118,7 +118,7 @@ static int env_scalar_ok(env *v) { return v->depth == 1 && v->pending != K_NONE;
 
 static int env_number(void *ctx, const char *s, size_t n) {
   env *v = ctx;
-  if (v->depth == 0) return env_fail(v, CUZK_C1_ERR_TYPE, "(root)", "expected an object");
+  if (v->depth == 0) return env_fail(v, CUZK_POREP_EFORMAT, "(root)", "expected an object");
   if (!env_scalar_ok(v)) return 1;
   if (v->pending == K_OUT) return env_wrong(v, "a number");
   int neg = n > 0 && s[0] == '-';
@@ -145,12 +145,12 @@ static int env_number(void *ctx, const char *s, size_t n) {
 
 static int env_string(void *ctx, const unsigned char *s, size_t n) {
   env *v = ctx;
-  if (v->depth == 0) return env_fail(v, CUZK_C1_ERR_TYPE, "(root)", "expected an object");
+  if (v->depth == 0) return env_fail(v, CUZK_POREP_EFORMAT, "(root)", "expected an object");
   if (!env_scalar_ok(v)) return 1;
   if (v->pending != K_OUT) return env_wrong(v, "a string");
   size_t cap = n / 4 * 3 + 3;
   v->bin = malloc(cap ? cap : 1);
-  if (!v->bin) return env_fail(v, CUZK_C1_ERR_NOMEM, "Phase1Out", "out of memory");
+  if (!v->bin) return env_fail(v, CUZK_POREP_ENOMEM, "Phase1Out", "out of memory");
   const char *end = NULL;
   if (sodium_base642bin(v->bin, cap, (const char *)s, n, NULL, &v->bin_len, &end,
                         sodium_base64_VARIANT_ORIGINAL) != 0 ||
@@ -158,14 +158,14 @@ static int env_string(void *ctx, const unsigned char *s, size_t n) {
     char what[80];
     snprintf(what, sizeof what, "invalid standard base64 near character %zu",
              end ? (size_t)(end - (const char *)s) : (size_t)0);
-    return env_fail(v, CUZK_C1_ERR_BASE64, "Phase1Out", what);
+    return env_fail(v, CUZK_POREP_EFORMAT, "Phase1Out", what);
   }
   v->pending = K_NONE;
   return 1;
 }
 
 static int env_other(env *v, const char *got) {
-  if (v->depth == 0) return env_fail(v, CUZK_C1_ERR_TYPE, "(root)", "expected an object");
+  if (v->depth == 0) return env_fail(v, CUZK_POREP_EFORMAT, "(root)", "expected an object");
   if (!env_scalar_ok(v)) return 1;
   return env_wrong(v, got);
 }
@@ -187,30 +187,31 @@ static const yajl_callbacks ENV_CALLBACKS = {
     .yajl_end_array = env_end,
 };
 
-cuzk_c1_err cuzk_c1_envelope_read(const uint8_t *data, size_t len, int64_t *sector_num,
-                                  uint64_t *sector_size, uint8_t **c1_json, size_t *c1_len,
-                                  cuzk_c1_errbuf *err) {
+cuzk_porep_err cuzk_c1_envelope_read(const uint8_t *data, size_t len, int64_t *sector_num,
+                                     uint64_t *sector_size, uint8_t **c1_json, size_t *c1_len,
+                                     char *msg, size_t msg_len) {
   if (!c1_json || !c1_len || (!data && len))
-    return cuzk_c1_fail(err, CUZK_C1_ERR_ARG, "NULL argument");
+    return cuzk_porep_fail(msg, msg_len, CUZK_POREP_EINVAL, "NULL argument");
   *c1_json = NULL;
   *c1_len = 0;
-  if (!sodium_ready()) return cuzk_c1_fail(err, CUZK_C1_ERR_NOMEM, "sodium_init failed");
-  env v = {.pending = K_NONE, .err = err};
+  if (!sodium_ready())
+    return cuzk_porep_fail(msg, msg_len, CUZK_POREP_ECRYPTO, "sodium_init failed");
+  env v = {.pending = K_NONE, .msg = msg, .msg_len = msg_len};
   v.h = yajl_alloc(&ENV_CALLBACKS, NULL, &v);
-  if (!v.h) return cuzk_c1_fail(err, CUZK_C1_ERR_NOMEM, "out of memory");
+  if (!v.h) return cuzk_porep_fail(msg, msg_len, CUZK_POREP_ENOMEM, "out of memory");
   yajl_status st = yajl_parse(v.h, data ? data : (const uint8_t *)"", len);
   int at_end = st == yajl_status_ok;
   if (at_end) st = yajl_complete_parse(v.h);
   if (st == yajl_status_error && !v.e) {
-    v.e = CUZK_C1_ERR_SYNTAX;
     unsigned char *m = yajl_get_error(v.h, 0, data, len);
     char what[160];
     snprintf(what, sizeof what, "%s", m ? (const char *)m : "parse error");
     if (m) yajl_free_error(v.h, m);
     what[strcspn(what, "\r\n")] = 0;
-    cuzk_c1_fail(err, v.e, "(envelope): JSON %s (at byte %zu)", what, yajl_get_bytes_consumed(v.h));
+    v.e = cuzk_porep_fail(msg, msg_len, CUZK_POREP_EFORMAT, "(envelope): JSON %s (at byte %zu)",
+                          what, yajl_get_bytes_consumed(v.h));
   } else if (st == yajl_status_client_canceled && !v.e) {
-    v.e = cuzk_c1_fail(err, CUZK_C1_ERR_TYPE, "(envelope): rejected");
+    v.e = cuzk_porep_fail(msg, msg_len, CUZK_POREP_EFORMAT, "(envelope): rejected");
   }
   yajl_free(v.h);
   if (v.e) {
@@ -221,7 +222,7 @@ cuzk_c1_err cuzk_c1_envelope_read(const uint8_t *data, size_t len, int64_t *sect
   if (sector_size) *sector_size = v.sector_size;
   *c1_json = v.bin;
   *c1_len = v.bin_len;
-  return CUZK_C1_OK;
+  return CUZK_POREP_OK;
 }
 
 /* ---- one entry point ---- */
@@ -253,50 +254,52 @@ static int looks_like_envelope(const uint8_t *d, size_t len) {
   return len >= sizeof NEEDLE - 1 && memmem(d, len, NEEDLE, sizeof NEEDLE - 1) != NULL;
 }
 
-/* Prefixes err->msg with "Phase1Out: ". */
-static void prefix_msg(cuzk_c1_errbuf *err) {
-  if (!err) return;
+/* Prefixes msg with "Phase1Out: " (the end is cut where the buffer is full). */
+static void prefix_msg(char *msg, size_t msg_len) {
   static const char P[] = "Phase1Out: ";
-  size_t p = sizeof P - 1, n = strnlen(err->msg, sizeof err->msg - 1);
-  if (n + p >= sizeof err->msg) n = sizeof err->msg - 1 - p;
-  memmove(err->msg + p, err->msg, n);
-  memcpy(err->msg, P, p);
-  err->msg[p + n] = 0;
+  size_t p = sizeof P - 1;
+  if (!msg || msg_len <= p) return;
+  size_t n = strnlen(msg, msg_len - 1);
+  if (n + p >= msg_len) n = msg_len - 1 - p;
+  memmove(msg + p, msg, n);
+  memcpy(msg, P, p);
+  msg[p + n] = 0;
 }
 
-cuzk_c1_err cuzk_c1_read(cuzk_c1 **out, const uint8_t *data, size_t len, unsigned flags,
-                         cuzk_c1_read_info *info, cuzk_c1_errbuf *err) {
-  if (!out || (!data && len)) return cuzk_c1_fail(err, CUZK_C1_ERR_ARG, "NULL argument");
+cuzk_porep_err cuzk_c1_read(cuzk_c1 **out, const uint8_t *data, size_t len, unsigned flags,
+                            cuzk_c1_read_info *info, char *msg, size_t msg_len) {
+  if (!out || (!data && len))
+    return cuzk_porep_fail(msg, msg_len, CUZK_POREP_EINVAL, "NULL argument");
   *out = NULL;
   if (info) memset(info, 0, sizeof *info);
   if (!data || !looks_like_envelope(data, len))
-    return cuzk_c1_read_json(out, data, len, flags, err);
+    return cuzk_c1_read_json(out, data, len, flags, msg, msg_len);
   int64_t num = 0;
   uint64_t size = 0;
   uint8_t *json = NULL;
   size_t json_len = 0;
-  cuzk_c1_err e = cuzk_c1_envelope_read(data, len, &num, &size, &json, &json_len, err);
+  cuzk_porep_err e = cuzk_c1_envelope_read(data, len, &num, &size, &json, &json_len, msg, msg_len);
   if (e) return e;
   size_t i = skip_ws(json, json_len, 0);
   if (i >= json_len || json[i] != '{') {
     free(json);
-    return cuzk_c1_fail(err, CUZK_C1_ERR_FORMAT,
-                        "Phase1Out: decoded payload is not a JSON object (%zu bytes; bincode "
-                        "C1 files are not supported)",
-                        json_len);
+    return cuzk_porep_fail(msg, msg_len, CUZK_POREP_EFORMAT,
+                           "Phase1Out: decoded payload is not a JSON object (%zu bytes; bincode "
+                           "C1 files are not supported)",
+                           json_len);
   }
   cuzk_c1 *c1 = NULL;
-  e = cuzk_c1_read_json(&c1, json, json_len, flags, err);
+  e = cuzk_c1_read_json(&c1, json, json_len, flags, msg, msg_len);
   free(json);
   if (e) {
-    prefix_msg(err);
+    prefix_msg(msg, msg_len);
     return e;
   }
   const cuzk_c1_proof_info *pi = cuzk_c1_proof_info_get(c1->registered_proof);
   if (!(flags & CUZK_C1_READ_NO_SHAPE_CHECK) && pi->sector_size != size) {
-    e = cuzk_c1_fail(err, CUZK_C1_ERR_SHAPE,
-                     "SectorSize: %" PRIu64 " does not match registered_proof %s (%" PRIu64 ")",
-                     size, pi->name, pi->sector_size);
+    e = cuzk_porep_fail(msg, msg_len, CUZK_POREP_EINVAL,
+                        "SectorSize: %" PRIu64 " does not match registered_proof %s (%" PRIu64 ")",
+                        size, pi->name, pi->sector_size);
     cuzk_c1_free(c1);
     return e;
   }
@@ -306,5 +309,5 @@ cuzk_c1_err cuzk_c1_read(cuzk_c1 **out, const uint8_t *data, size_t len, unsigne
     info->sector_size = size;
   }
   *out = c1;
-  return CUZK_C1_OK;
+  return CUZK_POREP_OK;
 }

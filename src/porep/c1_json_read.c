@@ -41,8 +41,9 @@ typedef struct {
   int top; /* index of the top frame, -1 = empty */
   int done;
   size_t skip; /* > 0: inside the value of an unknown key */
-  cuzk_c1_err e;
-  cuzk_c1_errbuf *err;
+  cuzk_porep_err e;
+  char *msg; /* the caller's message buffer (may be NULL) */
+  size_t msg_len;
 } reader;
 
 /* The value about to be parsed. */
@@ -77,20 +78,20 @@ static void build_path(const reader *r, char *p, size_t cap, const slot *last) {
   if (n == 0) snprintf(p, cap, "(root)");
 }
 
-static int failv(reader *r, cuzk_c1_err e, const slot *last, const char *fmt, va_list ap) {
+static int failv(reader *r, cuzk_porep_err e, const slot *last, const char *fmt, va_list ap) {
   if (r->e) return 0;
   r->e = e;
-  if (r->err) {
+  if (r->msg && r->msg_len) {
     char path[256], what[200];
     build_path(r, path, sizeof path, last);
     vsnprintf(what, sizeof what, fmt, ap);
-    snprintf(r->err->msg, sizeof r->err->msg, "%s: %s (at byte %zu)", path, what,
+    snprintf(r->msg, r->msg_len, "%s: %s (at byte %zu)", path, what,
              r->h ? yajl_get_bytes_consumed(r->h) : (size_t)0);
   }
   return 0; /* yajl: cancel */
 }
 
-__attribute__((format(printf, 4, 5))) static int fail(reader *r, cuzk_c1_err e, const slot *last,
+__attribute__((format(printf, 4, 5))) static int fail(reader *r, cuzk_porep_err e, const slot *last,
                                                       const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
@@ -107,7 +108,7 @@ static const char *json_kind(int k) {
 enum { J_MAP, J_ARRAY, J_STRING, J_NUMBER, J_NULL, J_BOOL };
 
 static int type_error(reader *r, const slot *s, int got) {
-  return fail(r, CUZK_C1_ERR_TYPE, s, "expected %s, got %s", s->t->what, json_kind(got));
+  return fail(r, CUZK_POREP_EFORMAT, s, "expected %s, got %s", s->t->what, json_kind(got));
 }
 
 /* ---- the stack ---- */
@@ -138,7 +139,7 @@ static int next_slot(reader *r, slot *s, int got) {
     if (sc->cap - sc->len < es) {
       size_t cap = sc->cap ? sc->cap * 2 : 64 * es;
       uint8_t *b = realloc(sc->buf, cap);
-      if (!b) return fail(r, CUZK_C1_ERR_NOMEM, NULL, "out of memory");
+      if (!b) return fail(r, CUZK_POREP_ENOMEM, NULL, "out of memory");
       sc->buf = b;
       sc->cap = cap;
     }
@@ -152,9 +153,9 @@ static int next_slot(reader *r, slot *s, int got) {
   case C1T_B32: {
     /* only numbers belong here; anything else is reported as this element */
     slot e = {.t = f->t, .index = f->count};
-    return fail(r, CUZK_C1_ERR_TYPE, &e, "expected a number 0..255, got %s", json_kind(got));
+    return fail(r, CUZK_POREP_EFORMAT, &e, "expected a number 0..255, got %s", json_kind(got));
   }
-  default: return fail(r, CUZK_C1_ERR_TYPE, NULL, "internal: scalar frame");
+  default: return fail(r, CUZK_POREP_EFORMAT, NULL, "internal: scalar frame");
   }
 }
 
@@ -174,7 +175,7 @@ static void value_done(reader *r) {
 }
 
 static int push(reader *r, const slot *s) {
-  if (r->top + 1 >= MAX_DEPTH) return fail(r, CUZK_C1_ERR_TYPE, s, "nested too deep");
+  if (r->top + 1 >= MAX_DEPTH) return fail(r, CUZK_POREP_EFORMAT, s, "nested too deep");
   frame *f = &r->st[++r->top];
   memset(f, 0, sizeof *f);
   f->t = s->t;
@@ -214,22 +215,23 @@ static int end_container(reader *r) {
     for (uint32_t i = 0; i < f->t->nfields; i++) {
       uint32_t bit = 1u << i;
       if (!(f->seen & bit) && !(f->t->optional & bit))
-        return fail(r, CUZK_C1_ERR_FIELD, NULL, "missing field `%s`", f->t->fields[i].name);
+        return fail(r, CUZK_POREP_EFORMAT, NULL, "missing field `%s`", f->t->fields[i].name);
     }
     break;
   case C1T_TAGGED:
-    if (f->stage == 0) return fail(r, CUZK_C1_ERR_FIELD, NULL, "expected %s, got {}", f->t->what);
+    if (f->stage == 0) return fail(r, CUZK_POREP_EFORMAT, NULL, "expected %s, got {}", f->t->what);
     break;
   case C1T_B32:
     if (f->count != 32)
-      return fail(r, CUZK_C1_ERR_TYPE, NULL, "expected an array of 32 numbers, got %zu", f->count);
+      return fail(r, CUZK_POREP_EFORMAT, NULL, "expected an array of 32 numbers, got %zu",
+                  f->count);
     break;
   case C1T_VEC: {
     scratch *sc = &r->sc[r->top];
     c1_anyvec v = {NULL, f->count};
     if (f->count) {
       v.v = cuzk_c1_alloc(r->c1, sc->len);
-      if (!v.v) return fail(r, CUZK_C1_ERR_NOMEM, NULL, "out of memory");
+      if (!v.v) return fail(r, CUZK_POREP_ENOMEM, NULL, "out of memory");
       memcpy(v.v, sc->buf, sc->len);
     }
     memcpy(f->dest, &v, sizeof v);
@@ -268,7 +270,7 @@ static int on_map_key(void *ctx, const unsigned char *k, size_t n) {
     printable(name, sizeof name, k, n);
     if (f->stage != 0) {
       slot s = {.key = name};
-      return fail(r, CUZK_C1_ERR_FIELD, &s,
+      return fail(r, CUZK_POREP_EFORMAT, &s,
                   "expected a single-key object (an externally tagged enum), got a second key");
     }
     for (uint32_t i = 0; i < f->t->nvariants; i++) {
@@ -281,7 +283,7 @@ static int on_map_key(void *ctx, const unsigned char *k, size_t n) {
         return 1;
       }
     }
-    return fail(r, CUZK_C1_ERR_FIELD, NULL, "unknown variant `%s`, expected %s", name, f->t->what);
+    return fail(r, CUZK_POREP_EFORMAT, NULL, "unknown variant `%s`, expected %s", name, f->t->what);
   }
   /* struct */
   for (uint32_t i = 0; i < f->t->nfields; i++) {
@@ -289,7 +291,7 @@ static int on_map_key(void *ctx, const unsigned char *k, size_t n) {
     if (strlen(fl->name) == n && memcmp(fl->name, k, n) == 0) {
       if (f->seen & (1u << i)) {
         slot s = {.key = fl->name};
-        return fail(r, CUZK_C1_ERR_FIELD, &s, "duplicate field `%s`", fl->name);
+        return fail(r, CUZK_POREP_EFORMAT, &s, "duplicate field `%s`", fl->name);
       }
       f->seen |= 1u << i;
       f->pending = fl;
@@ -326,9 +328,9 @@ static int on_number(void *ctx, const char *num, size_t n) {
   if (top && top->t->kind == C1T_B32) {
     slot e = {.t = top->t, .index = top->count};
     if (top->count >= 32)
-      return fail(r, CUZK_C1_ERR_TYPE, NULL, "expected an array of 32 numbers, got more");
+      return fail(r, CUZK_POREP_EFORMAT, NULL, "expected an array of 32 numbers, got more");
     if (!ok || v > 255)
-      return fail(r, CUZK_C1_ERR_TYPE, &e, "expected a number 0..255, got %s", shown);
+      return fail(r, CUZK_POREP_EFORMAT, &e, "expected a number 0..255, got %s", shown);
     top->dest[top->count++] = (uint8_t)v;
     return 1;
   }
@@ -340,11 +342,11 @@ static int on_number(void *ctx, const char *num, size_t n) {
   }
   if (s.t->kind == C1T_U32) {
     if (!ok || v > UINT32_MAX)
-      return fail(r, CUZK_C1_ERR_TYPE, &s, "expected %s, got %s", s.t->what, shown);
+      return fail(r, CUZK_POREP_EFORMAT, &s, "expected %s, got %s", s.t->what, shown);
     uint32_t w = (uint32_t)v;
     memcpy(s.dest, &w, sizeof w);
   } else if (s.t->kind == C1T_U64) {
-    if (!ok) return fail(r, CUZK_C1_ERR_TYPE, &s, "expected %s, got %s", s.t->what, shown);
+    if (!ok) return fail(r, CUZK_POREP_EFORMAT, &s, "expected %s, got %s", s.t->what, shown);
     memcpy(s.dest, &v, sizeof v);
   } else {
     return type_error(r, &s, J_NUMBER);
@@ -367,7 +369,7 @@ static int on_string(void *ctx, const unsigned char *str, size_t n) {
   if (id < 0) {
     char shown[64];
     printable(shown, sizeof shown, str, n);
-    return fail(r, CUZK_C1_ERR_FIELD, &s, "unknown registered proof \"%s\"", shown);
+    return fail(r, CUZK_POREP_EFORMAT, &s, "unknown registered proof \"%s\"", shown);
   }
   uint32_t w = (uint32_t)id;
   memcpy(s.dest, &w, sizeof w);
@@ -410,8 +412,8 @@ static const yajl_callbacks CALLBACKS = {
 
 /* yajl's own message ("parse error: premature EOF" + a context excerpt): keep its first line. */
 static void syntax_error(reader *r, const uint8_t *data, size_t len, int at_end) {
-  r->e = CUZK_C1_ERR_SYNTAX;
-  if (!r->err) return;
+  r->e = CUZK_POREP_EFORMAT;
+  if (!r->msg || !r->msg_len) return;
   unsigned char *m = yajl_get_error(r->h, 0, data, len);
   char what[160];
   snprintf(what, sizeof what, "%s", m ? (const char *)m : "parse error");
@@ -419,21 +421,22 @@ static void syntax_error(reader *r, const uint8_t *data, size_t len, int at_end)
   what[strcspn(what, "\r\n")] = 0;
   char path[256];
   build_path(r, path, sizeof path, NULL);
-  snprintf(r->err->msg, sizeof r->err->msg, "%s: JSON %s (at byte %zu)", path, what,
+  snprintf(r->msg, r->msg_len, "%s: JSON %s (at byte %zu)", path, what,
            at_end ? len : yajl_get_bytes_consumed(r->h));
 }
 
-cuzk_c1_err cuzk_c1_read_json(cuzk_c1 **out, const uint8_t *data, size_t len, unsigned flags,
-                              cuzk_c1_errbuf *err) {
-  if (!out || (!data && len)) return cuzk_c1_fail(err, CUZK_C1_ERR_ARG, "NULL argument");
+cuzk_porep_err cuzk_c1_read_json(cuzk_c1 **out, const uint8_t *data, size_t len, unsigned flags,
+                                 char *msg, size_t msg_len) {
+  if (!out || (!data && len))
+    return cuzk_porep_fail(msg, msg_len, CUZK_POREP_EINVAL, "NULL argument");
   *out = NULL;
-  reader r = {.top = -1, .err = err};
+  reader r = {.top = -1, .msg = msg, .msg_len = msg_len};
   r.c1 = cuzk_c1_new();
-  if (!r.c1) return cuzk_c1_fail(err, CUZK_C1_ERR_NOMEM, "out of memory");
+  if (!r.c1) return cuzk_porep_fail(msg, msg_len, CUZK_POREP_ENOMEM, "out of memory");
   r.h = yajl_alloc(&CALLBACKS, NULL, &r);
   if (!r.h) {
     cuzk_c1_free(r.c1);
-    return cuzk_c1_fail(err, CUZK_C1_ERR_NOMEM, "out of memory");
+    return cuzk_porep_fail(msg, msg_len, CUZK_POREP_ENOMEM, "out of memory");
   }
   yajl_status st = yajl_parse(r.h, data ? data : (const uint8_t *)"", len);
   int at_end = st == yajl_status_ok;
@@ -441,19 +444,20 @@ cuzk_c1_err cuzk_c1_read_json(cuzk_c1 **out, const uint8_t *data, size_t len, un
   if (st == yajl_status_error) {
     syntax_error(&r, data, len, at_end);
   } else if (st == yajl_status_client_canceled) {
-    if (!r.e) fail(&r, CUZK_C1_ERR_TYPE, NULL, "rejected");
+    if (!r.e) fail(&r, CUZK_POREP_EFORMAT, NULL, "rejected");
   } else if (!r.done) {
-    r.e = cuzk_c1_fail(err, CUZK_C1_ERR_SYNTAX, "(root): JSON parse error: premature EOF");
+    r.e = cuzk_porep_fail(msg, msg_len, CUZK_POREP_EFORMAT,
+                          "(root): JSON parse error: premature EOF");
   }
   yajl_free(r.h);
   r.h = NULL;
   for (int i = 0; i < MAX_DEPTH; i++)
     free(r.sc[i].buf);
-  if (!r.e && !(flags & CUZK_C1_READ_NO_SHAPE_CHECK)) r.e = cuzk_c1_check_shape(r.c1, err);
+  if (!r.e && !(flags & CUZK_C1_READ_NO_SHAPE_CHECK)) r.e = cuzk_c1_check_shape(r.c1, msg, msg_len);
   if (r.e) {
     cuzk_c1_free(r.c1);
     return r.e;
   }
   *out = r.c1;
-  return CUZK_C1_OK;
+  return CUZK_POREP_OK;
 }

@@ -121,31 +121,32 @@ static int gen_value(yajl_gen g, const c1_type *t, const uint8_t *dest) {
   return 1;
 }
 
-cuzk_c1_err cuzk_c1_write_json(const cuzk_c1 *c1, uint8_t **out, size_t *out_len,
-                               cuzk_c1_errbuf *err) {
-  if (!c1 || !out || !out_len) return cuzk_c1_fail(err, CUZK_C1_ERR_ARG, "NULL argument");
+cuzk_porep_err cuzk_c1_write_json(const cuzk_c1 *c1, uint8_t **out, size_t *out_len, char *msg,
+                                  size_t msg_len) {
+  if (!c1 || !out || !out_len)
+    return cuzk_porep_fail(msg, msg_len, CUZK_POREP_EINVAL, "NULL argument");
   *out = NULL;
   *out_len = 0;
   if (!cuzk_c1_proof_info_get(c1->registered_proof))
-    return cuzk_c1_fail(err, CUZK_C1_ERR_ARG, "registered_proof: unknown id %u",
-                        c1->registered_proof);
+    return cuzk_porep_fail(msg, msg_len, CUZK_POREP_EINVAL, "registered_proof: unknown id %u",
+                           c1->registered_proof);
   if (!cuzk_c1_variant_name(c1->vanilla_variant))
-    return cuzk_c1_fail(err, CUZK_C1_ERR_ARG, "vanilla_proofs: unknown variant %u",
-                        c1->vanilla_variant);
+    return cuzk_porep_fail(msg, msg_len, CUZK_POREP_EINVAL, "vanilla_proofs: unknown variant %u",
+                           c1->vanilla_variant);
   outbuf o = {0};
   yajl_gen g = yajl_gen_alloc(NULL);
-  if (!g) return cuzk_c1_fail(err, CUZK_C1_ERR_NOMEM, "out of memory");
+  if (!g) return cuzk_porep_fail(msg, msg_len, CUZK_POREP_ENOMEM, "out of memory");
   yajl_gen_config(g, yajl_gen_beautify, 0);
   yajl_gen_config(g, yajl_gen_print_callback, out_print, &o);
   int bad = gen_value(g, &c1_json_root, (const uint8_t *)c1);
   yajl_gen_free(g);
   if (bad || o.oom) {
     free(o.buf);
-    if (o.oom) return cuzk_c1_fail(err, CUZK_C1_ERR_NOMEM, "out of memory");
-    return cuzk_c1_fail(err, CUZK_C1_ERR_ARG,
-                        "C1 not writable (unknown Merkle variant or NULL vector)");
+    if (o.oom) return cuzk_porep_fail(msg, msg_len, CUZK_POREP_ENOMEM, "out of memory");
+    return cuzk_porep_fail(msg, msg_len, CUZK_POREP_EINVAL,
+                           "C1 not writable (unknown Merkle variant or NULL vector)");
   }
   *out = o.buf;
   *out_len = o.len;
-  return CUZK_C1_OK;
+  return CUZK_POREP_OK;
 }

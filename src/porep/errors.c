@@ -14,6 +14,7 @@ const char *cuzk_porep_strerror(cuzk_porep_err e) {
   case CUZK_POREP_ENOTFR32: return "data node is not Fr32-padded (bit 254 or 255 set)";
   case CUZK_POREP_ENOMEM: return "out of memory";
   case CUZK_POREP_ECRYPTO: return "libsodium initialisation failed";
+  case CUZK_POREP_EFORMAT: return "malformed C1 document";
   }
   return "unknown porep error";
 }

@@ -267,8 +267,8 @@ cuzk_porep_err cuzk_vanilla_verify(const cuzk_c1 *c1, char *msg, size_t msg_len)
   report r = {msg, msg_len};
   const cuzk_seal_proof *p;
   if (!c1 || cuzk_seal_proof_by_id(&p, c1->registered_proof)) return fail(&r, "registered proof");
-  cuzk_c1_errbuf eb;
-  if (cuzk_c1_check_shape(c1, &eb)) return fail(&r, "shape: %s", eb.msg);
+  char eb[512];
+  if (cuzk_c1_check_shape(c1, eb, sizeof eb)) return fail(&r, "shape: %s", eb);
   const cuzk_sector_info *si = p->sector;
   unsigned L = si->layers;
   uint8_t porep_id[32];

@@ -17,18 +17,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   unsigned flags = size & 1 ? CUZK_C1_READ_NO_SHAPE_CHECK : 0;
   cuzk_c1 *c1 = NULL;
-  cuzk_c1_errbuf err;
-  err.msg[0] = 0;
-  if (cuzk_c1_read(&c1, data, size, flags, NULL, &err) != CUZK_C1_OK) {
-    if (c1 || err.msg[0] == 0) abort();
+  char err[512] = "";
+  if (cuzk_c1_read(&c1, data, size, flags, NULL, err, sizeof err) != CUZK_POREP_OK) {
+    if (c1 || err[0] == 0) abort();
     return 0;
   }
   uint8_t *a = NULL, *b = NULL;
   size_t an = 0, bn = 0;
-  if (cuzk_c1_write_json(c1, &a, &an, &err) != CUZK_C1_OK) abort();
+  if (cuzk_c1_write_json(c1, &a, &an, err, sizeof err) != CUZK_POREP_OK) abort();
   cuzk_c1 *c2 = NULL;
-  if (cuzk_c1_read_json(&c2, a, an, CUZK_C1_READ_NO_SHAPE_CHECK, &err) != CUZK_C1_OK) abort();
-  if (cuzk_c1_write_json(c2, &b, &bn, &err) != CUZK_C1_OK) abort();
+  if (cuzk_c1_read_json(&c2, a, an, CUZK_C1_READ_NO_SHAPE_CHECK, err, sizeof err) != CUZK_POREP_OK)
+    abort();
+  if (cuzk_c1_write_json(c2, &b, &bn, err, sizeof err) != CUZK_POREP_OK) abort();
   if (an != bn || memcmp(a, b, an) != 0) abort();
   free(a);
   free(b);

@@ -114,10 +114,10 @@ static int load_c1(cuzk_c1 **c1, cuzk_c2_ctx *ctx, const char *path) {
   uint8_t *data;
   size_t len;
   if (!cli_read_file(path, &data, &len)) return cli_fail(1, "cannot read %s", path);
-  cuzk_c1_errbuf eb;
-  cuzk_c1_err e = cuzk_c1_read(c1, data, len, 0, NULL, &eb);
+  char eb[512];
+  cuzk_porep_err e = cuzk_c1_read(c1, data, len, 0, NULL, eb, sizeof eb);
   free(data);
-  if (e) return cli_fail(1, "%s: %s", path, eb.msg);
+  if (e) return cli_fail(1, "%s: %s", path, eb);
   char msg[512];
   if (cuzk_c2_ctx_init(ctx, *c1, msg, sizeof msg)) return cli_fail(1, "%s: %s", path, msg);
   return -1;

@@ -654,13 +654,13 @@ static int load_inputs(prove_args *a) {
      * parse is still sent, for the daemon to judge (its answer names the field) */
     cuzk_c1 *c1 = NULL;
     cuzk_c1_read_info info;
-    cuzk_c1_errbuf eb;
-    if (cuzk_c1_read(&c1, in->data, in->len, CUZK_C1_READ_NO_SHAPE_CHECK, &info, &eb)) {
+    char eb[512];
+    if (cuzk_c1_read(&c1, in->data, in->len, CUZK_C1_READ_NO_SHAPE_CHECK, &info, eb, sizeof eb)) {
       if (a->conn.log_level >= LOG_WARN)
         fprintf(stderr,
                 "cuzk-bench: warning: --c1 %s does not parse (%s); sent as is with "
                 "sector_size %llu, registered_proof %llu\n",
-                in->path, eb.msg, (unsigned long long)in->sector_size,
+                in->path, eb, (unsigned long long)in->sector_size,
                 (unsigned long long)in->registered_proof);
       continue;
     }

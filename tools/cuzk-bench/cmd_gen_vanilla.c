@@ -119,11 +119,12 @@ int cmd_gen_vanilla(int argc, char **argv) {
     return cli_fail(1, "internal error: the generated proofs do not verify: %s", msg);
   uint8_t *json, *env = NULL;
   size_t len, env_len;
-  cuzk_c1_errbuf eb;
-  if (cuzk_c1_write_json(c1, &json, &len, &eb)) return cli_fail(1, "writing JSON: %s", eb.msg);
-  if (envelope &&
-      cuzk_c1_envelope_write(json, len, (int64_t)sector_num, p->sector->bytes, &env, &env_len, &eb))
-    return cli_fail(1, "writing the envelope: %s", eb.msg);
+  char eb[512];
+  if (cuzk_c1_write_json(c1, &json, &len, eb, sizeof eb))
+    return cli_fail(1, "writing JSON: %s", eb);
+  if (envelope && cuzk_c1_envelope_write(json, len, (int64_t)sector_num, p->sector->bytes, &env,
+                                         &env_len, eb, sizeof eb))
+    return cli_fail(1, "writing the envelope: %s", eb);
   if (!cli_write_file(out, env ? env : json, env ? env_len : len))
     return cli_fail(1, "cannot write %s", out);
   printf("%s %s: wrote %s (%zu bytes)\ncomm_d     ", p->name, p->sector->name, out,

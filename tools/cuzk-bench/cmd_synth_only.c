@@ -204,8 +204,9 @@ typedef struct {
 
 static int so_porep(cuzk_cs *cs, const so_args *a, const uint8_t *data, size_t len, so_result *r) {
   cuzk_c1 *c1;
-  cuzk_c1_errbuf eb;
-  if (cuzk_c1_read(&c1, data, len, 0, NULL, &eb)) return cli_fail(1, "%s: %s", a->c1_path, eb.msg);
+  char eb[512];
+  if (cuzk_c1_read(&c1, data, len, 0, NULL, eb, sizeof eb))
+    return cli_fail(1, "%s: %s", a->c1_path, eb);
   cuzk_stacked_config cfg;
   if (cuzk_stacked_config_from_proof(&cfg, c1->registered_proof))
     return cli_fail(1, "%s: unsupported registered proof", a->c1_path);

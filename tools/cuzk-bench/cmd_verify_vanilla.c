@@ -37,11 +37,11 @@ int cmd_verify_vanilla(int argc, char **argv) {
   size_t len;
   if (!cli_read_file(path, &data, &len)) return cli_fail(1, "cannot read %s", path);
   cuzk_c1 *c1;
-  cuzk_c1_errbuf eb;
+  char eb[512];
   cuzk_c1_read_info info;
-  if (cuzk_c1_read(&c1, data, len, 0, &info, &eb)) {
+  if (cuzk_c1_read(&c1, data, len, 0, &info, eb, sizeof eb)) {
     free(data);
-    return cli_fail(1, "%s: %s", path, eb.msg);
+    return cli_fail(1, "%s: %s", path, eb);
   }
   free(data);
   char msg[512];
