@@ -54,13 +54,14 @@ size_t cuzk_stacked_num_public_inputs(const cuzk_stacked_config *cfg);
 /*
  * StackedCircuit::synthesize for partition `partition` (docs/spec/porep-circuit.md §4.1-§4.3, exact
  * allocation and constraint order). c1 NULL: the blank circuit (the constraint system must not keep
- * values). With a c1, its shape is checked against cfg first (partition count, C challenges, L
- * rows, 6 + 8 parent columns, Merkle path kinds, levels, sibling counts and indices, the paths'
- * leaf positions equal to the challenge (comm_d, comm_r_last, c_x) or the column index (parents),
- * comm_r_last/comm_c agreement across the partition, canonical field elements) and the witness
- * comes from vanilla_proofs[partition] (§4.4). Errors: EINVAL (msg says what), EPARTITION, ENOMEM;
- * a constraint-system failure is EINVAL with cuzk_r1cs_strerror in msg. The input constraints of
- * §1.4 are not appended (the prover does that).
+ * values). With a c1, its partition is checked against cfg first: the shape rules of the C1
+ * reader (C challenges, L rows and labeling proofs, 6 + 8 parent columns, Merkle variants, levels,
+ * sibling counts and indices; its messages, JSON paths), then what the circuit needs besides (the
+ * paths' leaf positions equal to the challenge (comm_d, comm_r_last, c_x) or the column index
+ * (parents), comm_r_last/comm_c agreement across the partition, canonical field elements); the
+ * witness comes from vanilla_proofs[partition] (§4.4). Errors: EINVAL (msg says what),
+ * EPARTITION, ENOMEM; a constraint-system failure is EINVAL with cuzk_r1cs_strerror in msg. The
+ * input constraints of §1.4 are not appended (the prover does that).
  */
 cuzk_porep_err cuzk_stacked_synthesize(cuzk_cs *cs, const cuzk_stacked_config *cfg,
                                        const cuzk_c1 *c1, unsigned partition, char *msg,

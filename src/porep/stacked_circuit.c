@@ -9,7 +9,7 @@
 
 #include "cuzk/gadgets.h"
 #include "cuzk/poseidon.h"
-#include "porep/fail.h"
+#include "porep/c1.h"
 
 #define NPARENTS (CUZK_STACKED_DRG_PARENTS + CUZK_STACKED_EXP_PARENTS) /* 14 */
 #define TOTAL_PARENTS 37
@@ -91,55 +91,31 @@ size_t cuzk_stacked_num_public_inputs(const cuzk_stacked_config *cfg) {
 }
 
 /* ---- C1 validation --------------------------------------------------------------------------- */
+/* The shape (counts, Merkle variants, levels, indices) is c1_check.c's; here what only the circuit
+ * needs on top: canonical field elements, the paths' positions, one comm_c and comm_r_last. */
 
 static bool b32_fr_ok(const uint8_t b[32]) {
   cuzk_fr f;
   return cuzk_fr_from_bytes(&f, b);
 }
 
-static cuzk_porep_err check_path(const cuzk_c1_path *p, size_t levels, unsigned arity,
-                                 const char *what, const char *part, unsigned ch, char *msg,
-                                 size_t len) {
-  if (p->n != levels)
-    return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL,
-                           "challenge %u: %s: %s path has %zu levels, the circuit needs %zu", ch,
-                           what, part, p->n, levels);
-  for (size_t l = 0; l < p->n; l++) {
-    const cuzk_c1_path_elem *e = &p->v[l];
-    if (e->hashes.n != arity - 1 || e->index >= arity)
-      return cuzk_porep_fail(
-          msg, len, CUZK_POREP_EINVAL,
-          "challenge %u: %s: %s level %zu has %zu siblings and index %llu (arity %u)", ch, what,
-          part, l, e->hashes.n, (unsigned long long)e->index, arity);
-    for (size_t j = 0; j < e->hashes.n; j++)
-      if (!b32_fr_ok(e->hashes.v[j]))
+static cuzk_porep_err check_siblings(const cuzk_c1_path *p, const char *what, const char *part,
+                                     unsigned ch, char *msg, size_t len) {
+  for (size_t l = 0; l < p->n; l++)
+    for (size_t j = 0; j < p->v[l].hashes.n; j++)
+      if (!b32_fr_ok(p->v[l].hashes.v[j]))
         return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL,
                                "challenge %u: %s: %s level %zu sibling %zu is not a field element",
                                ch, what, part, l, j);
-  }
   return CUZK_POREP_OK;
 }
 
-static cuzk_porep_err check_mp(const cuzk_c1_merkle_proof *mp, bool sha,
-                               const cuzk_stacked_config *c, const char *what, unsigned ch,
-                               char *msg, size_t len) {
+static cuzk_porep_err check_mp_values(const cuzk_c1_merkle_proof *mp, const char *what, unsigned ch,
+                                      char *msg, size_t len) {
   cuzk_porep_err e;
-  if (sha) {
-    if (mp->kind != CUZK_C1_MP_SINGLE)
-      return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL,
-                             "challenge %u: %s: not a single-tree proof", ch, what);
-    return check_path(&mp->base, c->comm_d_levels, 2, what, "base", ch, msg, len);
-  }
-  uint32_t kind = c->top_arity ? CUZK_C1_MP_TOP : c->sub_arity ? CUZK_C1_MP_SUB : CUZK_C1_MP_SINGLE;
-  if (mp->kind != kind)
-    return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL,
-                           "challenge %u: %s: Merkle proof kind %u, the %u-%u-%u tree needs %u", ch,
-                           what, mp->kind, c->base_arity, c->sub_arity, c->top_arity, kind);
-  if ((e = check_path(&mp->base, c->base_levels, c->base_arity, what, "base", ch, msg, len)))
-    return e;
-  if ((e = check_path(&mp->sub, c->sub_arity ? 1 : 0, c->sub_arity, what, "sub", ch, msg, len)))
-    return e;
-  return check_path(&mp->top, c->top_arity ? 1 : 0, c->top_arity, what, "top", ch, msg, len);
+  if ((e = check_siblings(&mp->base, what, "base", ch, msg, len))) return e;
+  if ((e = check_siblings(&mp->sub, what, "sub", ch, msg, len))) return e;
+  return check_siblings(&mp->top, what, "top", ch, msg, len);
 }
 
 /* The leaf position a Merkle proof's path indices spell (leaf level first). */
@@ -158,15 +134,11 @@ static uint64_t mp_position(const cuzk_c1_merkle_proof *mp, bool sha,
 
 static cuzk_porep_err check_column(const cuzk_c1_column_proof *col, const cuzk_stacked_config *c,
                                    const char *what, unsigned ch, char *msg, size_t len) {
-  if (col->rows.n != c->layers)
-    return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL,
-                           "challenge %u: %s: column has %zu rows, the circuit needs %u layers", ch,
-                           what, col->rows.n, c->layers);
   for (size_t r = 0; r < col->rows.n; r++)
     if (!b32_fr_ok(col->rows.v[r]))
       return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL,
                              "challenge %u: %s: row %zu is not a field element", ch, what, r);
-  cuzk_porep_err e = check_mp(&col->inclusion_proof, false, c, what, ch, msg, len);
+  cuzk_porep_err e = check_mp_values(&col->inclusion_proof, what, ch, msg, len);
   if (e) return e;
   uint64_t pos = mp_position(&col->inclusion_proof, false, c);
   if (pos != col->index)
@@ -186,29 +158,25 @@ cuzk_porep_err cuzk_stacked_check_c1(const cuzk_stacked_config *c, const cuzk_c1
     return cuzk_porep_fail(msg, len, CUZK_POREP_EPARTITION,
                            "partition %u: the C1 has %zu partitions", partition,
                            c1->vanilla_proofs.n);
+  char name[96];
+  snprintf(name, sizeof name, "the circuit of %llu nodes, %u layers, %u-%u-%u trees",
+           (unsigned long long)c->nodes, c->layers, c->base_arity, c->sub_arity, c->top_arity);
+  const cuzk_c1_shape shape = {name,          c->challenges,  c->layers,    c->comm_d_levels,
+                               c->base_arity, c->base_levels, c->sub_arity, c->top_arity};
+  if ((e = cuzk_c1_check_partition(c1, partition, &shape, msg, len))) return e;
   const cuzk_c1_partition *pp = &c1->vanilla_proofs.v[partition];
-  if (pp->n != c->challenges)
-    return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL,
-                           "partition %u has %zu challenge proofs, the circuit takes %u", partition,
-                           pp->n, c->challenges);
   if (!b32_fr_ok(c1->replica_id) || !b32_fr_ok(c1->comm_d) || !b32_fr_ok(c1->comm_r))
     return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL,
                            "replica_id, comm_d or comm_r is not a canonical field element");
   for (unsigned i = 0; i < pp->n; i++) {
     const cuzk_c1_challenge_proof *cp = &pp->v[i];
     const cuzk_c1_replica_column_proof *rc = &cp->replica_column_proofs;
-    if ((e = check_mp(&cp->comm_d_proofs, true, c, "comm_d_proofs", i, msg, len))) return e;
+    if ((e = check_mp_values(&cp->comm_d_proofs, "comm_d_proofs", i, msg, len))) return e;
     if (!b32_fr_ok(cp->comm_d_proofs.leaf))
       return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL,
                              "challenge %u: comm_d_proofs: leaf is not a field element", i);
-    if ((e = check_mp(&cp->comm_r_last_proof, false, c, "comm_r_last_proof", i, msg, len)))
-      return e;
-    if ((e = check_mp(&rc->c_x.inclusion_proof, false, c, "c_x", i, msg, len))) return e;
-    if (rc->drg_parents.n != CUZK_STACKED_DRG_PARENTS ||
-        rc->exp_parents.n != CUZK_STACKED_EXP_PARENTS)
-      return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL,
-                             "challenge %u: %zu drg and %zu exp parent columns (need 6 and 8)", i,
-                             rc->drg_parents.n, rc->exp_parents.n);
+    if ((e = check_mp_values(&cp->comm_r_last_proof, "comm_r_last_proof", i, msg, len))) return e;
+    if ((e = check_mp_values(&rc->c_x.inclusion_proof, "c_x", i, msg, len))) return e;
     for (unsigned p = 0; p < CUZK_STACKED_DRG_PARENTS; p++) {
       snprintf(what, sizeof what, "drg_parents[%u]", p);
       if ((e = check_column(&rc->drg_parents.v[p], c, what, i, msg, len))) return e;
@@ -217,8 +185,6 @@ cuzk_porep_err cuzk_stacked_check_c1(const cuzk_stacked_config *c, const cuzk_c1
       snprintf(what, sizeof what, "exp_parents[%u]", q);
       if ((e = check_column(&rc->exp_parents.v[q], c, what, i, msg, len))) return e;
     }
-    if (cp->labeling_proofs.n < 1)
-      return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL, "challenge %u: no labeling proofs", i);
     if (cp->labeling_proofs.v[0].node >= c->nodes)
       return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL, "challenge %u: node %llu >= %llu nodes",
                              i, (unsigned long long)cp->labeling_proofs.v[0].node,
