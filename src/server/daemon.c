@@ -91,6 +91,10 @@ static void engine_config(cuzk_engine_config *ec, const cuzk_daemon *d) {
   ec->test_params_dir = cfg->test_params_dir;
   ec->batch_max = cfg->max_batch_size ? cfg->max_batch_size : 1;
   ec->batch_wait_ms = cfg->max_batch_wait_ms > 600000 ? 600000 : (unsigned)cfg->max_batch_wait_ms;
+  /* admission (docs/engine.md "Admission"); 0 = the engine's defaults */
+  ec->queue_max = cfg->max_queued_jobs;
+  ec->input_budget = cfg->max_queued_bytes;
+  ec->result_max = cfg->max_results;
   ec->log = d->log;
   ec->log_user = d->log_user;
   ec->log_level = cuzk_daemon_log_level(d);

@@ -8,7 +8,8 @@ with the 2 KiB TEST parameters of --params. Checked, over both transports where 
   * GetStatus, GetMetrics, HTTP /metrics and /status, PreloadSRS / EvictSRS (and a missing
     parameter file named in the error);
   * bad input never kills or wedges the daemon: garbage, truncated and over-limit vanilla_proof,
-    wrong sector size, unknown and unsupported proof kinds, PoSt requests that do not hold (a
+    wrong sector size, a request_id over 256 bytes (100 of 1 MB: refused, RSS within 50 MB),
+    unknown and unsupported proof kinds, PoSt requests that do not hold (a
     Window proof id for WinningPoSt, a tampered or truncated sector proof, short randomness), a
     missing submit field, an unknown job id — each answered (FAILED in-band naming the field, or
     the gRPC status for requests that cannot be a job);
@@ -273,6 +274,21 @@ level = "debug"
         check(False, "oversized request accepted")
     except grpc.RpcError as e:
         check(e.code() == grpc.StatusCode.RESOURCE_EXHAUSTED, f"oversized: {e.code()}")
+    # a request_id over 256 bytes is refused at once, and a flood of 1 MB ones holds no memory
+    def rss_mb():
+        with open(f"/proc/{d.p.pid}/status") as f:
+            return int(next(x for x in f if x.startswith("VmRSS:")).split()[1]) / 1024
+    before = rss_mb()
+    refused = 0
+    for i in range(100):
+        try:
+            u.SubmitProof(req(request_id="r" * (1 << 20)))
+        except grpc.RpcError as e:
+            refused += e.code() == grpc.StatusCode.INVALID_ARGUMENT and \
+                "request_id: 1048576 bytes, at most 256" in e.details()
+    after = rss_mb()
+    check(refused == 100, f"1 MB request_ids: {refused} of 100 refused as INVALID_ARGUMENT")
+    check(after < before + 50, f"RSS {before:.0f} MB before 100 x 1 MB request_ids, {after:.0f} after")
 
     # ---- a second daemon on the same socket refuses to start
     w2 = tempfile.mkdtemp(prefix="cuzk-daemon2-")
