@@ -8,7 +8,8 @@ with the 2 KiB TEST parameters of --params. Checked, over both transports where 
   * GetStatus, GetMetrics, HTTP /metrics and /status, PreloadSRS / EvictSRS (and a missing
     parameter file named in the error);
   * bad input never kills or wedges the daemon: garbage, truncated and over-limit vanilla_proof,
-    wrong sector size, a request_id over 256 bytes (100 of 1 MB: refused, RSS within 50 MB),
+    wrong sector size, a request_id over 256 bytes (100 of 1 MB: refused, RSS within 50 MB), a
+    request_id with a newline (escaped in the text log: no forged line),
     unknown and unsupported proof kinds, PoSt requests that do not hold (a
     Window proof id for WinningPoSt, a tampered or truncated sector proof, short randomness), a
     missing submit field, an unknown job id — each answered (FAILED in-band naming the field, or
@@ -289,6 +290,13 @@ level = "debug"
     after = rss_mb()
     check(refused == 100, f"1 MB request_ids: {refused} of 100 refused as INVALID_ARGUMENT")
     check(after < before + 50, f"RSS {before:.0f} MB before 100 x 1 MB request_ids, {after:.0f} after")
+    # a request_id with a newline cannot forge a log line: it is escaped in the text log
+    forged = "2026-01-01T00:00:00.000Z ERROR [forged] this line was written by a client"
+    res = u.Prove(pb.ProveRequest(submit=req(request_id="x\n" + forged,
+                                             vanilla_proof=b"not a C1"))).result
+    check(res.status == pb.AwaitProofResponse.FAILED, f"the forging request: {res.status}")
+    check(not any(line.startswith(forged) for line in d.text().splitlines()) and
+          "request_id 'x\\x0a2026-01-01" in d.text(), "a request_id's newline escaped in the log")
 
     # ---- a second daemon on the same socket refuses to start
     w2 = tempfile.mkdtemp(prefix="cuzk-daemon2-")

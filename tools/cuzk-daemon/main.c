@@ -45,6 +45,21 @@ static void json_str(FILE *f, const char *s) {
   fputc('"', f);
 }
 
+/* Text logs: one line per entry whatever a message holds (a request_id is the client's string):
+ * control characters and backslashes are written as \xNN and \\, so nothing can start a forged
+ * line. */
+static void text_str(FILE *f, const char *s) {
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '\\')
+      fputs("\\\\", f);
+    else if (c < 0x20 || c == 0x7f)
+      fprintf(f, "\\x%02x", c);
+    else
+      fputc(c, f);
+  }
+}
+
 static void log_line(void *user, cuzk_log_level lv, const char *job, const char *msg) {
   (void)user;
   if (lv > log_max) return;
@@ -63,8 +78,10 @@ static void log_line(void *user, cuzk_log_level lv, const char *job, const char 
     json_str(stderr, msg);
     fputs("}\n", stderr);
   } else {
-    fprintf(stderr, "%s %-5s %s%s%s%s\n", when, level_name(lv), job ? "[" : "", job ? job : "",
-            job ? "] " : "", msg);
+    fprintf(stderr, "%s %-5s %s%s%s", when, level_name(lv), job ? "[" : "", job ? job : "",
+            job ? "] " : "");
+    text_str(stderr, msg);
+    fputc('\n', stderr);
   }
   fflush(stderr);
   pthread_mutex_unlock(&log_mu);
