@@ -44,6 +44,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <time.h>
@@ -229,6 +230,19 @@ static int make_parents(const char *path) {
   return mkdir(dir, 0755) != 0 && errno != EEXIST ? -1 : 0;
 }
 
+/* Whether a server accepts connections on the unix socket at path. */
+static bool socket_answers(const char *path) {
+  int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (s < 0) return false;
+  struct sockaddr_un a;
+  memset(&a, 0, sizeof a);
+  a.sun_family = AF_UNIX;
+  snprintf(a.sun_path, sizeof a.sun_path, "%s", path);
+  bool live = connect(s, (struct sockaddr *)&a, sizeof a) == 0; /* refused: nobody listens */
+  close(s);
+  return live;
+}
+
 /* Takes "<path>.lock" and removes a stale socket at path. Returns the lock's fd or -1. */
 static int lock_socket(const char *path, cuzk_rpc_err *e, char *err, size_t errlen) {
   char lock[sizeof(((struct sockaddr_un *)0)->sun_path) + 8];
@@ -258,6 +272,15 @@ static int lock_socket(const char *path, cuzk_rpc_err *e, char *err, size_t errl
     if (!S_ISSOCK(st.st_mode)) {
       close(fd);
       *e = fail(err, errlen, CUZK_RPC_EADDR, "%s exists and is not a socket", path);
+      return -1;
+    }
+    /* The lock can be lost (its file deleted: the next server locks a new one), so a socket is
+     * stale only if nothing answers on it: a connection that succeeds means a live server. */
+    if (socket_answers(path)) {
+      close(fd);
+      *e = fail(err, errlen, CUZK_RPC_ELOCKED,
+                "unix socket %s is in use: a server answers on it (its lock file %s was removed)",
+                path, lock);
       return -1;
     }
     if (unlink(path) != 0) {

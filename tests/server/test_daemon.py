@@ -23,7 +23,7 @@ with the 2 KiB TEST parameters of --params. Checked, over both transports where 
   * SubmitProof + AwaitProof(timeout) → TIMEOUT, CancelProof of a running and of a queued job,
     CRITICAL queued ahead of NORMAL/LOW (queue_position), a Prove whose deadline passes
     (DEADLINE_EXCEEDED, and the job is cancelled);
-  * a second daemon on the same socket refuses to start;
+  * a second daemon on the same socket refuses to start, also once the lock file is deleted;
   * N concurrent Prove calls with the SAME request_id and different C1s (one in Curio's envelope)
     each get their own proof, accepted by `cuzk-bench verify` for its own C1 and rejected for
     another's; SIGTERM while they run lets them finish, answers them, and exits 0.
@@ -305,6 +305,13 @@ level = "debug"
     r = subprocess.run([a.daemon, "-c", os.path.join(w2, "c.toml")], capture_output=True,
                        text=True, timeout=30)
     check(r.returncode != 0 and "lock" in r.stderr, f"second daemon: rc {r.returncode} {r.stderr}")
+    # ... also once the lock file is gone: the live socket answers, so it is not taken over
+    os.unlink(sock + ".lock")
+    r = subprocess.run([a.daemon, "-c", os.path.join(w2, "c.toml")], capture_output=True,
+                       text=True, timeout=30)
+    check(r.returncode != 0 and "a server answers on it" in r.stderr,
+          f"second daemon without the lock file: rc {r.returncode} {r.stderr}")
+    check(u.GetStatus(pb.GetStatusRequest()) is not None, "the first daemon still answers")
 
     # ---- submit / await timeout / cancel running and queued / priorities / deadline
     run_id = u.SubmitProof(req(0)).job_id
