@@ -144,8 +144,8 @@ cuzk_http_err cuzk_http_start(cuzk_http_server **out, const cuzk_http_options *o
   unsigned flags = MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ITC | (a.ipv6 ? MHD_USE_IPv6 : 0);
   s->mhd = MHD_start_daemon(
       flags, 0, NULL, NULL, handle, s, MHD_OPTION_LISTEN_SOCKET, s->fd, MHD_OPTION_CONNECTION_LIMIT,
-      opt->connection_limit ? opt->connection_limit : 16u, MHD_OPTION_CONNECTION_TIMEOUT,
-      opt->timeout_s ? opt->timeout_s : 10u, MHD_OPTION_END);
+      opt->connection_limit ? opt->connection_limit : 256u, MHD_OPTION_CONNECTION_TIMEOUT,
+      opt->timeout_s ? opt->timeout_s : 5u, MHD_OPTION_END);
   if (!s->mhd) {
     close(s->fd);
     free(s);

@@ -34,8 +34,10 @@ typedef struct {
   cuzk_http_text_fn metrics; /* GET /metrics; NULL = 404 */
   cuzk_http_text_fn status;  /* GET /status; NULL = 404 */
   void *ctx;                 /* passed to both */
-  unsigned connection_limit; /* 0 = 16 */
-  unsigned timeout_s;        /* idle connection timeout; 0 = 10 */
+  /* Idle connections cost a slot until their timeout, not the polling thread's time: enough
+   * slots that scrapers and idle keep-alives never hold a /metrics request in the backlog. */
+  unsigned connection_limit; /* 0 = 256 */
+  unsigned timeout_s;        /* idle connection timeout; 0 = 5 */
 } cuzk_http_options;
 
 typedef struct cuzk_http_server cuzk_http_server;

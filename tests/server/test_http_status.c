@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 static cuzk_prom_registry *registry;
@@ -140,6 +141,57 @@ static void test_serving(void) {
   cuzk_prom_registry_destroy(registry);
 }
 
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int count(const char *s, const char *needle) {
+  int n = 0;
+  for (const char *p = s; (p = strstr(p, needle)); p++)
+    n++;
+  return n;
+}
+
+/* 40 idle connections held open do not delay /metrics (they held all 16 slots for 10 s before);
+ * two pipelined requests on one connection are answered, or the second refused cleanly. */
+static void test_idle_and_pipelined(void) {
+  cuzk_http_server *s;
+  cuzk_http_options o = {
+      .listen = "127.0.0.1:0", .metrics = metrics_cb, .status = status_cb, .ctx = &registry};
+  CHECK(cuzk_prom_registry_create(&registry) == CUZK_PROM_OK);
+  CHECK(cuzk_http_start(&s, &o) == CUZK_HTTP_OK);
+  uint16_t port = cuzk_http_port(s);
+  int idle[40];
+  for (int i = 0; i < 40; i++) {
+    idle[i] = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons(port)};
+    inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
+    CHECK(connect(idle[i], (struct sockaddr *)&a, sizeof a) == 0);
+  }
+  double t0 = now_s();
+  char *r = request(port, "GET /metrics HTTP/1.0\r\n\r\n");
+  double dt = now_s() - t0;
+  CHECK_MSG(r && strncmp(r, "HTTP/1.1 200 OK\r\n", 17) == 0 && dt < 1.0,
+            "/metrics beside 40 idle connections: %.2f s", dt);
+  free(r);
+  r = request(port, "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n"
+                    "GET /status HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+  /* libmicrohttpd answers the first and closes the connection saying so (Connection: close),
+   * which tells an HTTP/1.1 client to send the rest again: both answered, or that clean refusal */
+  int answers = r ? count(r, "HTTP/1.1 200 OK\r\n") : 0;
+  CHECK_MSG(answers == 2 ? strstr(r, "application/json") != NULL
+                         : answers == 1 && strstr(r, "\r\nConnection: close\r\n"),
+            "pipelined: %s", r ? r : "(null)");
+  free(r);
+  for (int i = 0; i < 40; i++)
+    close(idle[i]);
+  cuzk_http_stop(s);
+  cuzk_prom_registry_destroy(registry);
+  registry = NULL;
+}
+
 static void test_bad_addresses(void) {
   cuzk_http_server *s = (cuzk_http_server *)1;
   const char *bad[] = {"localhost:0", "127.0.0.1", "unix:///tmp/x", "", "1.2.3.4:99999"};
@@ -163,6 +215,7 @@ static void test_bad_addresses(void) {
 
 int main(void) {
   test_serving();
+  test_idle_and_pipelined();
   test_bad_addresses();
   return check_summary("test_http_status");
 }
