@@ -23,6 +23,8 @@
 #define _DEFAULT_SOURCE /* flock */
 #include "server/grpc_transport.h"
 
+#include "cuzk/errmsg.h"
+
 #include <grpc/byte_buffer.h>
 #include <grpc/byte_buffer_reader.h>
 #include <grpc/grpc.h>
@@ -102,17 +104,8 @@ const char *cuzk_rpc_status_name(int status) {
   return status >= 0 && status < (int)(sizeof names / sizeof names[0]) ? names[status] : "?";
 }
 
-static cuzk_rpc_err fail(char *err, size_t errlen, cuzk_rpc_err e, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static cuzk_rpc_err fail(char *err, size_t errlen, cuzk_rpc_err e, const char *fmt, ...) {
-  if (err && errlen) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-  }
-  return e;
-}
+/* Formats the message into err (if err && errlen) and evaluates to the code (cuzk/errmsg.h). */
+#define fail CUZK_FAIL
 
 static uint64_t mono_ns(void) {
   struct timespec ts;

@@ -29,4 +29,5 @@ add_custom_command(
 add_library(cuzk_rpc STATIC ${CUZK_PROTO_C} ${CMAKE_CURRENT_SOURCE_DIR}/grpc_transport.c)
 target_include_directories(cuzk_rpc PUBLIC ${CUZK_PROTO_GEN_DIR} ${PROJECT_SOURCE_DIR}/include
   PRIVATE ${PROJECT_SOURCE_DIR}/src)
-target_link_libraries(cuzk_rpc PUBLIC PkgConfig::GRPC PkgConfig::PROTOBUF_C Threads::Threads)
+target_link_libraries(cuzk_rpc PUBLIC PkgConfig::GRPC PkgConfig::PROTOBUF_C Threads::Threads
+  PRIVATE cuzk) # cuzk_errmsg (CUZK_FAIL), the one error-message helper
