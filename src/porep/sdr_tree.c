@@ -189,3 +189,17 @@ void cuzk_sdr_tree_siblings(uint8_t (*out)[32], const cuzk_sdr_tree_level *lv) {
   for (unsigned q = 0, m = 0; q < lv->arity; q++)
     if (q != lv->pos) cuzk_fr_to_bytes(out[m++], &lv->row[q]);
 }
+
+void cuzk_sdr_tree_open_bytes(const cuzk_sdr_tree *t, uint64_t x, uint8_t leaf[32],
+                              uint8_t root[32], uint8_t *index, uint8_t (*sib)[32]) {
+  cuzk_sdr_tree_level lv[CUZK_SDR_TREE_MAX_LEVELS];
+  cuzk_fr l;
+  cuzk_sdr_tree_open(t, x, &l, lv);
+  cuzk_fr_to_bytes(leaf, &l);
+  cuzk_fr_to_bytes(root, &t->root);
+  for (unsigned k = 0; k < cuzk_sdr_tree_levels(t); k++) {
+    cuzk_sdr_tree_siblings(sib, &lv[k]);
+    sib += lv[k].arity - 1;
+    index[k] = (uint8_t)lv[k].pos;
+  }
+}

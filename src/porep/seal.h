@@ -66,6 +66,11 @@ void cuzk_sdr_tree_open(const cuzk_sdr_tree *t, uint64_t x, cuzk_fr *leaf,
                         cuzk_sdr_tree_level *levels);
 /* The arity - 1 siblings of one opened level into out, as 32-byte LE encodings. */
 void cuzk_sdr_tree_siblings(uint8_t (*out)[32], const cuzk_sdr_tree_level *lv);
+/* Opening leaf x as a MerkleProof's bytes (docs/bincode.md "MerkleProof"): leaf and root,
+ * index[l] per level, and the siblings of every level one after another in sib (the flat order
+ * of cuzk_merkle_view). Used by PoSt's and SnapDeals' test replicas. */
+void cuzk_sdr_tree_open_bytes(const cuzk_sdr_tree *t, uint64_t x, uint8_t leaf[32],
+                              uint8_t root[32], uint8_t *index, uint8_t (*sib)[32]);
 
 /* The column hashes of tree_c: out[v] = Poseidon_L(label_1[v], ..., label_L[v]) (arity L = 2
  * or 11). false if a label is not canonical or L has no parameters. */

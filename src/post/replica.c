@@ -151,16 +151,10 @@ uint64_t cuzk_post_replica_sector_id(const cuzk_post_replica *r) { return r ? r-
 
 /* ---- opening a leaf (docs/post.md "Vanilla proof bytes": levels leaf first) ---------------- */
 
+/* Every level but the last has arity 8 in every PoSt shape, so the flat sibling order of
+ * cuzk_sdr_tree_open_bytes is hashes[l][0..arity-1) level by level. */
 static void open_sealed(cuzk_post_merkle_proof *mp, const cuzk_sdr_tree *t, uint64_t x) {
-  cuzk_sdr_tree_level lv[CUZK_SDR_TREE_MAX_LEVELS];
-  cuzk_fr leaf;
-  cuzk_sdr_tree_open(t, x, &leaf, lv);
-  cuzk_fr_to_bytes(mp->leaf, &leaf);
-  cuzk_fr_to_bytes(mp->root, &t->root);
-  for (unsigned l = 0; l < cuzk_sdr_tree_levels(t); l++) {
-    cuzk_sdr_tree_siblings(mp->hashes[l], &lv[l]);
-    mp->index[l] = (uint8_t)lv[l].pos;
-  }
+  cuzk_sdr_tree_open_bytes(t, x, mp->leaf, mp->root, mp->index, (uint8_t(*)[32])mp->hashes);
 }
 
 static void open_synthetic(cuzk_post_merkle_proof *mp, const cuzk_post_replica *r,

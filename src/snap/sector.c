@@ -138,17 +138,7 @@ const uint8_t *cuzk_snap_sector_replica(const cuzk_snap_sector *s) { return s ? 
 
 /* ---- partition proofs --------------------------------------------------------------------- */
 static void open_r(cuzk_snap_path_r *o, const cuzk_sdr_tree *t, uint64_t c) {
-  cuzk_sdr_tree_level lv[CUZK_SDR_TREE_MAX_LEVELS];
-  cuzk_fr leaf;
-  cuzk_sdr_tree_open(t, c, &leaf, lv);
-  cuzk_fr_to_bytes(o->leaf, &leaf);
-  cuzk_fr_to_bytes(o->root, &t->root);
-  unsigned sib = 0;
-  for (unsigned l = 0; l < cuzk_sdr_tree_levels(t); l++) {
-    cuzk_sdr_tree_siblings(&o->sib[sib], &lv[l]);
-    sib += lv[l].arity - 1;
-    o->index[l] = (uint8_t)lv[l].pos;
-  }
+  cuzk_sdr_tree_open_bytes(t, c, o->leaf, o->root, o->index, o->sib);
 }
 
 static const uint8_t *node_d(const cuzk_snap_sector *s, unsigned level, uint64_t i) {
