@@ -24,6 +24,32 @@ int cli_fail(int code, const char *fmt, ...) {
   return code;
 }
 
+int cli_next_opt(const cli_opt *defs, size_t n, int argc, char **argv, int *i, const char **val) {
+  const char *k = argv[*i];
+  *val = NULL;
+  if (k[0] != '-') {
+    *val = k;
+    return CLI_ARG;
+  }
+  for (size_t d = 0; d < n; d++) {
+    const char *l = defs[d].l, *s = defs[d].s;
+    size_t ln = l ? strlen(l) : 0;
+    if (l && !defs[d].flag && !strncmp(k, l, ln) && k[ln] == '=') {
+      *val = k + ln + 1;
+      return defs[d].id;
+    }
+    if (!((s && !strcmp(k, s)) || (l && !strcmp(k, l)))) continue;
+    if (defs[d].flag) return defs[d].id;
+    if (*i + 1 >= argc) {
+      cli_fail(2, "'%s' needs a value", k);
+      return CLI_MISSING;
+    }
+    *val = argv[++*i];
+    return defs[d].id;
+  }
+  return CLI_UNKNOWN;
+}
+
 static int hexval(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;

@@ -55,6 +55,28 @@ bool cli_snap_proof(const cuzk_snap_proof **p, const char *proof_arg, const char
 /* Whether a command line names --kind snap (false with --help/-h). */
 bool cli_snap_form(int argc, char **argv);
 
+/* The option parser of every command. An option: its short and long spelling (either may be
+ * NULL), an id > 0, and flag = it takes no value. A command keeps a table of them and loops
+ *   for (int i = 1; i < argc; i++) switch (cli_next_opt(opts, n, argc, argv, &i, &v)) ...
+ * cli_next_opt looks at argv[*i]: a value option as "-s V", "--long V" or "--long=V" returns its
+ * id with *val the value and *i past it; a flag ("-s" or "--long" exactly) its id with *val
+ * NULL; an argument not starting with '-' (the empty one included) CLI_ARG with *val = it (a
+ * positional argument, e.g. gen-vanilla's kind); an option not in the table CLI_UNKNOWN (0);
+ * CLI_MISSING (-1) after printing "'X' needs a value" when a value option ends the line. */
+typedef struct {
+  const char *s, *l;
+  int id;
+  bool flag;
+} cli_opt;
+enum { CLI_ARG = -2, CLI_MISSING = -1, CLI_UNKNOWN = 0 };
+/* A table's entries: an option that takes a value, and a flag. */
+#define CLI_OPT(s, l, id) \
+  { s, l, id, false }
+#define CLI_FLAG(s, l, id) \
+  { s, l, id, true }
+int cli_next_opt(const cli_opt *defs, size_t n, int argc, char **argv, int *i, const char **val);
+#define CLI_NOPTS(defs) (sizeof(defs) / sizeof(defs)[0])
+
 /* Prints "cuzk-bench: <msg>" to stderr and returns 1 (or 2 for usage errors). */
 int cli_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Parses exactly 64 hex digits; false otherwise. */

@@ -58,36 +58,9 @@ typedef struct {
   int log_level;
 } conn_opts;
 
-/* An option: short and long spelling (either may be NULL) and an id > 0. */
-typedef struct {
-  const char *s, *l;
-  int id;
-} optdef;
-
-/* Finds argv[*i] among defs, as "-s V", "--l V" or "--l=V": returns its id with *val set and *i
- * past the value, 0 for an unknown option, -1 (usage error printed) when the value is missing. */
-static int next_opt(const optdef *defs, size_t n, int argc, char **argv, int *i, const char **val) {
-  const char *k = argv[*i];
-  for (size_t d = 0; d < n; d++) {
-    const char *l = defs[d].l, *s = defs[d].s;
-    size_t ln = l ? strlen(l) : 0;
-    if (l && !strncmp(k, l, ln) && k[ln] == '=') {
-      *val = k + ln + 1;
-      return defs[d].id;
-    }
-    if (!((s && !strcmp(k, s)) || (l && !strcmp(k, l)))) continue;
-    if (*i + 1 >= argc) {
-      cli_fail(2, "'%s' needs a value", k);
-      return -1;
-    }
-    *val = argv[++*i];
-    return defs[d].id;
-  }
-  return 0;
-}
-
 enum {
-  O_ADDR = 1,
+  O_HELP = 1,
+  O_ADDR,
   O_TIMEOUT,
   O_LOG,
   O_TYPE,
@@ -110,8 +83,9 @@ enum {
   O_CIRCUIT,
 };
 
-#define CONN_OPTS \
-  {"-a", "--addr", O_ADDR}, {NULL, "--timeout-ms", O_TIMEOUT}, { NULL, "--log-level", O_LOG }
+#define CONN_OPTS                                                    \
+  CLI_FLAG("-h", "--help", O_HELP), CLI_OPT("-a", "--addr", O_ADDR), \
+      CLI_OPT(NULL, "--timeout-ms", O_TIMEOUT), CLI_OPT(NULL, "--log-level", O_LOG)
 
 /* The address as the transport takes it: "unix://rel" made absolute from the current directory
  * (as the daemon's config reads it), checked. false with a message naming the flag. */
@@ -324,25 +298,25 @@ static bool hex32(uint8_t out[32], bool *have, const char *flag, const char *v) 
   return true;
 }
 
-static const optdef prove_opts[] = {
+static const cli_opt prove_opts[] = {
     CONN_OPTS,
-    {"-t", "--type", O_TYPE},
-    {NULL, "--c1", O_C1},
-    {NULL, "--vanilla", O_VANILLA},
-    {NULL, "--request", O_REQUEST},
-    {NULL, "--sector-num", O_SECTOR},
-    {NULL, "--miner-id", O_MINER},
-    {NULL, "--registered-proof", O_REGISTERED},
-    {NULL, "--sector-size", O_SIZE},
-    {NULL, "--priority", O_PRIORITY},
-    {NULL, "--partition", O_PARTITION},
-    {NULL, "--randomness", O_RANDOMNESS},
-    {NULL, "--comm-r-old", O_COMM_R_OLD},
-    {NULL, "--comm-r-new", O_COMM_R_NEW},
-    {NULL, "--comm-d-new", O_COMM_D_NEW},
-    {"-o", "--output", O_OUT},
-    {"-c", "--count", O_COUNT},
-    {"-j", "--concurrency", O_CONCURRENCY},
+    CLI_OPT("-t", "--type", O_TYPE),
+    CLI_OPT(NULL, "--c1", O_C1),
+    CLI_OPT(NULL, "--vanilla", O_VANILLA),
+    CLI_OPT(NULL, "--request", O_REQUEST),
+    CLI_OPT(NULL, "--sector-num", O_SECTOR),
+    CLI_OPT(NULL, "--miner-id", O_MINER),
+    CLI_OPT(NULL, "--registered-proof", O_REGISTERED),
+    CLI_OPT(NULL, "--sector-size", O_SIZE),
+    CLI_OPT(NULL, "--priority", O_PRIORITY),
+    CLI_OPT(NULL, "--partition", O_PARTITION),
+    CLI_OPT(NULL, "--randomness", O_RANDOMNESS),
+    CLI_OPT(NULL, "--comm-r-old", O_COMM_R_OLD),
+    CLI_OPT(NULL, "--comm-r-new", O_COMM_R_NEW),
+    CLI_OPT(NULL, "--comm-d-new", O_COMM_D_NEW),
+    CLI_OPT("-o", "--output", O_OUT),
+    CLI_OPT("-c", "--count", O_COUNT),
+    CLI_OPT("-j", "--concurrency", O_CONCURRENCY),
 };
 
 /* The input files' kinds against -t: -1 to go on, else the exit code. */
@@ -383,13 +357,13 @@ static int parse_prove(prove_args *a, int argc, char **argv, bool batch) {
   a->concurrency = 1;
   for (int i = 1; i < argc; i++) {
     const char *k = argv[i], *v = NULL;
-    if (!strcmp(k, "--help") || !strcmp(k, "-h")) {
+    int id = cli_next_opt(prove_opts, CLI_NOPTS(prove_opts), argc, argv, &i, &v);
+    if (id == CLI_MISSING) return 2;
+    if (id == O_HELP) {
       prove_usage(stdout, batch);
       return 0;
     }
-    int id = next_opt(prove_opts, sizeof prove_opts / sizeof prove_opts[0], argc, argv, &i, &v);
-    if (id < 0) return 2;
-    if (id == 0 || (batch && (id == O_OUT || id == O_PARTITION)) ||
+    if (id <= 0 || (batch && (id == O_OUT || id == O_PARTITION)) ||
         (!batch && (id == O_COUNT || id == O_CONCURRENCY)))
       return cli_fail(2, "unknown option '%s' for %s (see 'cuzk-bench %s --help')", k,
                       batch ? "batch" : "single", batch ? "batch" : "single");
@@ -961,7 +935,7 @@ int cmd_batch(int argc, char **argv) {
 /* ---- status, preload, metrics ---------------------------------------------------------------
  */
 
-static const optdef query_opts[] = {CONN_OPTS, {"-c", "--circuit-id", O_CIRCUIT}};
+static const cli_opt query_opts[] = {CONN_OPTS, CLI_OPT("-c", "--circuit-id", O_CIRCUIT)};
 
 /* Parses a query command's options (the shared ones, plus -c for preload); -1 to go on, else the
  * exit code. */
@@ -969,15 +943,15 @@ static int parse_query(conn_opts *c, const char **circuit, uint64_t timeout_ms, 
                        char **argv, const char *usage) {
   conn_init(c, timeout_ms);
   for (int i = 1; i < argc; i++) {
-    const char *v = NULL;
-    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+    const char *k = argv[i], *v = NULL;
+    /* the circuit id last: only preload and evict take it */
+    int id = cli_next_opt(query_opts, CLI_NOPTS(query_opts) - !circuit, argc, argv, &i, &v);
+    if (id == CLI_MISSING) return 2;
+    if (id == O_HELP) {
       printf("%s%s", usage, addr_help);
       return 0;
     }
-    const char *k = argv[i];
-    int id = next_opt(query_opts, circuit ? 4 : 3, argc, argv, &i, &v);
-    if (id < 0) return 2;
-    if (id == 0)
+    if (id <= 0)
       return cli_fail(2, "unknown option '%s' for %s (see 'cuzk-bench %s --help')", k, argv[0],
                       argv[0]);
     if (id == O_CIRCUIT) {

@@ -44,44 +44,51 @@ int cmd_gen_vanilla(int argc, char **argv) {
   memset(ticket, 1, 32);
   memset(seed, 2, 32);
   bool envelope = false, kind_seen = false;
+  enum { O_HELP = 1, O_ENVELOPE, O_SIZE, O_PROOF, O_DATA, O_OUT, O_MINER, O_SECTOR, O_THREADS };
+  enum { O_TICKET = O_THREADS + 1, O_SEED };
+  static const cli_opt opts[] = {
+      CLI_FLAG("-h", "--help", O_HELP),       CLI_FLAG(NULL, "--envelope", O_ENVELOPE),
+      CLI_OPT(NULL, "--sector-size", O_SIZE), CLI_OPT(NULL, "--registered-proof", O_PROOF),
+      CLI_OPT(NULL, "--data", O_DATA),        CLI_OPT("-o", NULL, O_OUT),
+      CLI_OPT(NULL, "--miner-id", O_MINER),   CLI_OPT(NULL, "--sector-num", O_SECTOR),
+      CLI_OPT(NULL, "--threads", O_THREADS),  CLI_OPT(NULL, "--ticket", O_TICKET),
+      CLI_OPT(NULL, "--seed", O_SEED),
+  };
   for (int i = 1; i < argc; i++) {
-    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+    const char *a = argv[i], *v;
+    switch (cli_next_opt(opts, CLI_NOPTS(opts), argc, argv, &i, &v)) {
+    case O_HELP:
       fputs(usage, stdout);
       fputs(cli_post_gen_vanilla_usage, stdout);
       fputs(cli_snap_gen_vanilla_usage, stdout);
       return 0;
-    } else if (!strcmp(a, "porep") && !kind_seen) {
+    case CLI_ARG:
+      if (strcmp(v, "porep") || kind_seen)
+        return cli_fail(2, "gen-vanilla: unknown option '%s'\n%s", a, usage);
       kind_seen = true;
-    } else if (!strcmp(a, "--envelope")) {
-      envelope = true;
-    } else if (!v) {
-      return cli_fail(2, "gen-vanilla: '%s' needs a value or is unknown\n%s", a, usage);
-    } else if (!strcmp(a, "--sector-size")) {
-      size = v, i++;
-    } else if (!strcmp(a, "--registered-proof")) {
-      proof_arg = v, i++;
-    } else if (!strcmp(a, "--data")) {
-      data_arg = v, i++;
-    } else if (!strcmp(a, "-o")) {
-      out = v, i++;
-    } else if (!strcmp(a, "--miner-id")) {
+      break;
+    case O_ENVELOPE: envelope = true; break;
+    case O_SIZE: size = v; break;
+    case O_PROOF: proof_arg = v; break;
+    case O_DATA: data_arg = v; break;
+    case O_OUT: out = v; break;
+    case O_MINER:
       if (!cli_u64(&miner, v)) return cli_fail(2, "--miner-id: not an unsigned integer: %s", v);
-      i++;
-    } else if (!strcmp(a, "--sector-num")) {
+      break;
+    case O_SECTOR:
       if (!cli_u64(&sector_num, v)) return cli_fail(2, "--sector-num: not an integer: %s", v);
-      i++;
-    } else if (!strcmp(a, "--threads")) {
+      break;
+    case O_THREADS:
       if (!cli_u64(&threads, v) || threads > 1024) return cli_fail(2, "--threads: bad value %s", v);
-      i++;
-    } else if (!strcmp(a, "--ticket")) {
+      break;
+    case O_TICKET:
       if (!cli_hex32(ticket, v)) return cli_fail(2, "--ticket: expected 64 hex digits");
-      i++;
-    } else if (!strcmp(a, "--seed")) {
+      break;
+    case O_SEED:
       if (!cli_hex32(seed, v)) return cli_fail(2, "--seed: expected 64 hex digits");
-      i++;
-    } else {
-      return cli_fail(2, "gen-vanilla: unknown option '%s'\n%s", a, usage);
+      break;
+    case CLI_MISSING: return 2;
+    default: return cli_fail(2, "gen-vanilla: unknown option '%s'\n%s", a, usage);
     }
   }
   if (!kind_seen)

@@ -7,26 +7,30 @@
 #include "cuzk/pool.h"
 #include "cuzk/sdr_graph.h"
 
+enum { O_HELP = 1, O_SIZE, O_PROOF, O_OUT };
+static const cli_opt opts[] = {
+    CLI_FLAG("-h", "--help", O_HELP),
+    CLI_OPT(NULL, "--sector-size", O_SIZE),
+    CLI_OPT(NULL, "--registered-proof", O_PROOF),
+    CLI_OPT("-o", NULL, O_OUT),
+};
+
 int cmd_parent_cache(int argc, char **argv) {
   const char *size = NULL, *proof_arg = NULL, *out = NULL;
   for (int i = 1; i < argc; i++) {
-    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+    const char *a = argv[i], *v;
+    switch (cli_next_opt(opts, CLI_NOPTS(opts), argc, argv, &i, &v)) {
+    case O_HELP:
       puts(
           "usage: cuzk-bench parent-cache --sector-size SIZE [--registered-proof ID|NAME] -o FILE\n"
           "Writes the parent cache (14 parents per node, u32 LE) and prints its Filecoin file\n"
           "name and SHA-256 (the digest parent_cache.json lists).");
       return 0;
-    } else if (!v) {
-      return cli_fail(2, "parent-cache: '%s' needs a value or is unknown", a);
-    } else if (!strcmp(a, "--sector-size")) {
-      size = v, i++;
-    } else if (!strcmp(a, "--registered-proof")) {
-      proof_arg = v, i++;
-    } else if (!strcmp(a, "-o")) {
-      out = v, i++;
-    } else {
-      return cli_fail(2, "parent-cache: unknown option '%s'", a);
+    case O_SIZE: size = v; break;
+    case O_PROOF: proof_arg = v; break;
+    case O_OUT: out = v; break;
+    case CLI_MISSING: return 2;
+    default: return cli_fail(2, "parent-cache: unknown option '%s'", a);
     }
   }
   if (!out) return cli_fail(2, "parent-cache: -o FILE is required");

@@ -75,18 +75,48 @@ typedef struct {
   uint8_t randomness[32];
 } gv_args;
 
-static int gv_number(gv_args *a, const char *k, const char *v) {
+enum {
+  GV_HELP = 1,
+  GV_SYNTHETIC,
+  GV_SIZE,
+  GV_PROOF,
+  GV_DATA,
+  GV_OUT,
+  GV_RANDOMNESS,
+  GV_SECTORS,
+  GV_FIRST,
+  GV_MINER,
+  GV_THREADS,
+  GV_PARTITION,
+};
+
+static const cli_opt gv_opts[] = {
+    CLI_FLAG("-h", "--help", GV_HELP),
+    CLI_FLAG(NULL, "--synthetic", GV_SYNTHETIC),
+    CLI_OPT(NULL, "--sector-size", GV_SIZE),
+    CLI_OPT(NULL, "--registered-proof", GV_PROOF),
+    CLI_OPT(NULL, "--data", GV_DATA),
+    CLI_OPT("-o", NULL, GV_OUT),
+    CLI_OPT(NULL, "--randomness", GV_RANDOMNESS),
+    CLI_OPT(NULL, "--sectors", GV_SECTORS),
+    CLI_OPT(NULL, "--first-sector", GV_FIRST),
+    CLI_OPT(NULL, "--miner-id", GV_MINER),
+    CLI_OPT(NULL, "--threads", GV_THREADS),
+    CLI_OPT(NULL, "--partition-index", GV_PARTITION),
+};
+
+static int gv_number(gv_args *a, int id, const char *k, const char *v) {
   uint64_t x;
   if (!cli_u64(&x, v)) return cli_fail(2, "gen-vanilla: %s: not an unsigned integer: %s", k, v);
-  if (!strcmp(k, "--sectors"))
+  if (id == GV_SECTORS)
     a->sectors = x, a->have_sectors = true;
-  else if (!strcmp(k, "--first-sector"))
+  else if (id == GV_FIRST)
     a->first = x;
-  else if (!strcmp(k, "--miner-id"))
+  else if (id == GV_MINER)
     a->miner = x;
-  else if (!strcmp(k, "--threads") && x <= 1024)
+  else if (id == GV_THREADS && x <= 1024)
     a->threads = x;
-  else if (!strcmp(k, "--partition-index") && x <= UINT32_MAX)
+  else if (id == GV_PARTITION && x <= UINT32_MAX)
     a->partition = x;
   else
     return cli_fail(2, "gen-vanilla: bad option or value: %s %s", k, v);
@@ -99,35 +129,36 @@ static int gv_parse(gv_args *a, int argc, char **argv) {
   a->miner = 1000;
   cli_post_default_randomness(a->randomness);
   for (int i = 1; i < argc; i++) {
-    const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    const char *k = argv[i], *v;
     cuzk_post_type t;
-    if (!strcmp(k, "--help") || !strcmp(k, "-h")) {
-      fputs(cli_post_gen_vanilla_usage, stdout);
-      return 0;
-    } else if (!strcmp(k, "--synthetic")) {
-      a->synthetic = true;
-    } else if (k[0] != '-' && !a->kind && cli_post_type(&t, k)) {
-      a->kind = k;
-    } else if (!v || k[0] != '-') {
-      return cli_fail(2, "gen-vanilla: '%s' needs a value or is unknown\n%s", k,
-                      cli_post_gen_vanilla_usage);
-    } else if (!strcmp(k, "--sector-size")) {
-      a->size = v, i++;
-    } else if (!strcmp(k, "--registered-proof")) {
-      a->proof_arg = v, i++;
-    } else if (!strcmp(k, "--data")) {
-      a->data_arg = v, i++;
-    } else if (!strcmp(k, "-o")) {
-      a->out = v, i++;
-    } else if (!strcmp(k, "--randomness")) {
+    int rc, id = cli_next_opt(gv_opts, CLI_NOPTS(gv_opts), argc, argv, &i, &v);
+    switch (id) {
+    case GV_HELP: fputs(cli_post_gen_vanilla_usage, stdout); return 0;
+    case GV_SYNTHETIC: a->synthetic = true; break;
+    case CLI_ARG:
+      if (a->kind || !cli_post_type(&t, v))
+        return cli_fail(2, "gen-vanilla: unknown option '%s'\n%s", k, cli_post_gen_vanilla_usage);
+      a->kind = v;
+      break;
+    case GV_SIZE: a->size = v; break;
+    case GV_PROOF: a->proof_arg = v; break;
+    case GV_DATA: a->data_arg = v; break;
+    case GV_OUT: a->out = v; break;
+    case GV_RANDOMNESS:
       if (!cli_post_randomness(a->randomness, v))
         return cli_fail(2, "--randomness: expected 64 hex digits of a canonical field element "
                            "(below r: clear the top two bits of byte 31)");
-      i++;
-    } else {
-      int rc = gv_number(a, k, v);
-      if (rc >= 0) return rc;
-      i++;
+      break;
+    case GV_SECTORS:
+    case GV_FIRST:
+    case GV_MINER:
+    case GV_THREADS:
+    case GV_PARTITION:
+      if ((rc = gv_number(a, id, k, v)) >= 0) return rc;
+      break;
+    case CLI_MISSING: return 2;
+    default:
+      return cli_fail(2, "gen-vanilla: unknown option '%s'\n%s", k, cli_post_gen_vanilla_usage);
     }
   }
   return -1;
@@ -273,57 +304,58 @@ typedef struct {
   bool if_missing;
 } pa_args;
 
-/* The options, a bit each (PA_OPTS order), and the ones each command takes. */
+/* The options, a bit each, and the ones each command takes (--if-missing is setup's). */
 enum {
-  PA_KIND = 1 << 0,
-  PA_SIZE = 1 << 1,
-  PA_PROOF = 1 << 2,
-  PA_DIR = 1 << 3,
-  PA_REQUEST = 1 << 4,
-  PA_OUT = 1 << 5,
-  PA_PROOF_FILE = 1 << 6,
-  PA_INPUTS = 1 << 7,
-  PA_SETUP = PA_KIND | PA_SIZE | PA_PROOF | PA_DIR,
-  PA_PROVE = PA_DIR | PA_REQUEST | PA_OUT,
-  PA_VERIFY = PA_DIR | PA_REQUEST | PA_PROOF_FILE | PA_INPUTS,
+  PA_HELP = 1 << 0,
+  PA_KIND = 1 << 1,
+  PA_SIZE = 1 << 2,
+  PA_PROOF = 1 << 3,
+  PA_DIR = 1 << 4,
+  PA_REQUEST = 1 << 5,
+  PA_OUT = 1 << 6,
+  PA_PROOF_FILE = 1 << 7,
+  PA_INPUTS = 1 << 8,
+  PA_IF_MISSING = 1 << 9,
+  PA_SETUP = PA_HELP | PA_KIND | PA_SIZE | PA_PROOF | PA_DIR | PA_IF_MISSING,
+  PA_PROVE = PA_HELP | PA_DIR | PA_REQUEST | PA_OUT,
+  PA_VERIFY = PA_HELP | PA_DIR | PA_REQUEST | PA_PROOF_FILE | PA_INPUTS,
 };
 
-static const struct {
-  const char *name;
-  size_t off;
-} PA_OPTS[] = {
-    {"--kind", offsetof(pa_args, kind)},
-    {"--sector-size", offsetof(pa_args, size)},
-    {"--registered-proof", offsetof(pa_args, proof)},
-    {"--param-cache", offsetof(pa_args, dir)},
-    {"--request", offsetof(pa_args, request)},
-    {"-o", offsetof(pa_args, out)},
-    {"--proof", offsetof(pa_args, proof_file)},
-    {"--write-inputs", offsetof(pa_args, inputs)},
+static const cli_opt pa_opts[] = {
+    CLI_FLAG("-h", "--help", PA_HELP),
+    CLI_OPT(NULL, "--kind", PA_KIND),
+    CLI_OPT(NULL, "--sector-size", PA_SIZE),
+    CLI_OPT(NULL, "--registered-proof", PA_PROOF),
+    CLI_OPT(NULL, "--param-cache", PA_DIR),
+    CLI_OPT(NULL, "--request", PA_REQUEST),
+    CLI_OPT("-o", NULL, PA_OUT),
+    CLI_OPT(NULL, "--proof", PA_PROOF_FILE),
+    CLI_OPT(NULL, "--write-inputs", PA_INPUTS),
+    CLI_FLAG(NULL, "--if-missing", PA_IF_MISSING),
 };
-#define PA_N (sizeof PA_OPTS / sizeof PA_OPTS[0])
 
-/* Options of a command: allowed is a bit per PA_OPTS entry; --if-missing is setup's. */
+/* Options of a command: allowed is a bit per option it takes. */
 static int pa_parse(pa_args *a, int argc, char **argv, const char *cmd, unsigned allowed,
                     const char *usage) {
   memset(a, 0, sizeof *a);
   a->dir = getenv("FIL_PROOFS_PARAMETER_CACHE");
   for (int i = 1; i < argc; i++) {
-    const char *k = argv[i];
-    if (!strcmp(k, "--help") || !strcmp(k, "-h")) {
-      fputs(usage, stdout);
-      return 0;
+    const char *k = argv[i], *v;
+    int id = cli_next_opt(pa_opts, CLI_NOPTS(pa_opts), argc, argv, &i, &v);
+    if (id == CLI_MISSING) return 2;
+    switch (id > 0 && ((unsigned)id & allowed) ? id : 0) {
+    case PA_HELP: fputs(usage, stdout); return 0;
+    case PA_KIND: a->kind = v; break;
+    case PA_SIZE: a->size = v; break;
+    case PA_PROOF: a->proof = v; break;
+    case PA_DIR: a->dir = v; break;
+    case PA_REQUEST: a->request = v; break;
+    case PA_OUT: a->out = v; break;
+    case PA_PROOF_FILE: a->proof_file = v; break;
+    case PA_INPUTS: a->inputs = v; break;
+    case PA_IF_MISSING: a->if_missing = true; break;
+    default: return cli_fail(2, "%s: unknown option '%s' for PoSt\n%s", cmd, k, usage);
     }
-    if (!strcmp(k, "--if-missing") && !strcmp(cmd, "setup")) {
-      a->if_missing = true;
-      continue;
-    }
-    size_t o = 0;
-    while (o < PA_N && (!(allowed >> o & 1) || strcmp(k, PA_OPTS[o].name)))
-      o++;
-    if (o == PA_N) return cli_fail(2, "%s: unknown option '%s' for PoSt\n%s", cmd, k, usage);
-    if (i + 1 >= argc) return cli_fail(2, "%s: '%s' needs a value", cmd, k);
-    *(const char **)((char *)a + PA_OPTS[o].off) = argv[++i];
   }
   if (!a->dir) return cli_fail(2, "--param-cache DIR (or FIL_PROOFS_PARAMETER_CACHE) is required");
   return -1;
@@ -505,33 +537,42 @@ typedef struct {
   uint8_t randomness[32];
 } vv_args;
 
+enum { VV_HELP = 1, VV_KIND, VV_PROOF, VV_SIZE, VV_VANILLA, VV_RANDOMNESS, VV_INDEX, VV_MINER };
+
+static const cli_opt vv_opts[] = {
+    CLI_FLAG("-h", "--help", VV_HELP),
+    CLI_OPT(NULL, "--kind", VV_KIND),
+    CLI_OPT(NULL, "--registered-proof", VV_PROOF),
+    CLI_OPT(NULL, "--sector-size", VV_SIZE),
+    CLI_OPT(NULL, "--vanilla", VV_VANILLA),
+    CLI_OPT(NULL, "--randomness", VV_RANDOMNESS),
+    CLI_OPT(NULL, "--sector-index", VV_INDEX),
+    CLI_OPT(NULL, "--miner-id", VV_MINER),
+};
+
 static int vv_parse(vv_args *a, int argc, char **argv) {
   memset(a, 0, sizeof *a);
   cli_post_default_randomness(a->randomness);
   for (int i = 1; i < argc; i++) {
-    const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!strcmp(k, "--help") || !strcmp(k, "-h")) {
-      fputs(cli_post_verify_vanilla_usage, stdout);
-      return 0;
-    }
-    if (!v) return cli_fail(2, "verify-vanilla: '%s' needs a value or is unknown", k);
-    i++;
-    if (!strcmp(k, "--kind")) {
-      a->kind = v;
-    } else if (!strcmp(k, "--registered-proof")) {
-      a->proof = v;
-    } else if (!strcmp(k, "--sector-size")) {
-      a->size = v;
-    } else if (!strcmp(k, "--vanilla")) {
-      a->path = v;
-    } else if (!strcmp(k, "--randomness")) {
+    const char *k = argv[i], *v;
+    switch (cli_next_opt(vv_opts, CLI_NOPTS(vv_opts), argc, argv, &i, &v)) {
+    case VV_HELP: fputs(cli_post_verify_vanilla_usage, stdout); return 0;
+    case VV_KIND: a->kind = v; break;
+    case VV_PROOF: a->proof = v; break;
+    case VV_SIZE: a->size = v; break;
+    case VV_VANILLA: a->path = v; break;
+    case VV_RANDOMNESS:
       if (!cli_post_randomness(a->randomness, v))
         return cli_fail(2, "--randomness: expected 64 hex digits of a canonical field element");
-    } else if (!strcmp(k, "--sector-index")) {
+      break;
+    case VV_INDEX:
       if (!cli_u64(&a->sector_index, v)) return cli_fail(2, "--sector-index: bad value %s", v);
-    } else if (!strcmp(k, "--miner-id")) {
+      break;
+    case VV_MINER:
       if (!cli_u64(&a->miner, v)) return cli_fail(2, "--miner-id: bad value %s", v);
-    } else {
+      break;
+    case CLI_MISSING: return 2;
+    default:
       return cli_fail(2, "verify-vanilla: unknown option '%s'\n%s", k,
                       cli_post_verify_vanilla_usage);
     }

@@ -11,12 +11,22 @@
 #include "cuzk/snap.h"
 #include "cuzk/stacked_circuit.h"
 
+enum { O_HELP = 1, O_NO_NNZ, O_SIZE, O_KIND, O_PROOF };
+static const cli_opt opts[] = {
+    CLI_FLAG("-h", "--help", O_HELP),
+    CLI_FLAG(NULL, "--no-nnz", O_NO_NNZ),
+    CLI_OPT(NULL, "--sector-size", O_SIZE),
+    CLI_OPT(NULL, "--kind", O_KIND),
+    CLI_OPT(NULL, "--registered-proof", O_PROOF),
+};
+
 int cmd_shape(int argc, char **argv) {
   const char *size = NULL, *proof_arg = NULL, *kind = "porep";
   bool nnz = true;
   for (int i = 1; i < argc; i++) {
-    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+    const char *a = argv[i], *v;
+    switch (cli_next_opt(opts, CLI_NOPTS(opts), argc, argv, &i, &v)) {
+    case O_HELP:
       puts("usage: cuzk-bench shape [--kind porep|winning-post|window-post|snap] --sector-size "
            "SIZE\n"
            "                        [--registered-proof ID|NAME] [--no-nnz]\n"
@@ -26,18 +36,12 @@ int cmd_shape(int argc, char **argv) {
            "with and without the prover's input constraints, domain size, and (unless --no-nnz)\n"
            "the nonzeros of A, B, C and the A/B densities. No C1 or parameters needed.");
       return 0;
-    } else if (!strcmp(a, "--no-nnz")) {
-      nnz = false;
-    } else if (!v) {
-      return cli_fail(2, "shape: '%s' needs a value or is unknown", a);
-    } else if (!strcmp(a, "--sector-size")) {
-      size = v, i++;
-    } else if (!strcmp(a, "--kind")) {
-      kind = v, i++;
-    } else if (!strcmp(a, "--registered-proof")) {
-      proof_arg = v, i++;
-    } else {
-      return cli_fail(2, "shape: unknown option '%s'", a);
+    case O_NO_NNZ: nnz = false; break;
+    case O_SIZE: size = v; break;
+    case O_KIND: kind = v; break;
+    case O_PROOF: proof_arg = v; break;
+    case CLI_MISSING: return 2;
+    default: return cli_fail(2, "shape: unknown option '%s'", a);
     }
   }
   if (!size && !proof_arg) return cli_fail(2, "shape: --sector-size is required");

@@ -53,39 +53,44 @@ typedef struct {
   uint64_t miner, sector, threads;
 } gv_args;
 
+enum { O_HELP = 1, O_KIND, O_SIZE, O_PROOF, O_DATA, O_OUT, O_MINER, O_SECTOR, O_THREADS };
+enum { O_IF_MISSING = O_THREADS + 1, O_PARAM_CACHE, O_REQUEST };
+
+static const cli_opt gv_opts[] = {
+    CLI_FLAG("-h", "--help", O_HELP),
+    CLI_OPT(NULL, "--sector-size", O_SIZE),
+    CLI_OPT(NULL, "--registered-proof", O_PROOF),
+    CLI_OPT(NULL, "--data", O_DATA),
+    CLI_OPT("-o", NULL, O_OUT),
+    CLI_OPT(NULL, "--miner-id", O_MINER),
+    CLI_OPT(NULL, "--sector-num", O_SECTOR),
+    CLI_OPT(NULL, "--threads", O_THREADS),
+};
+
 static int gv_parse(gv_args *a, int argc, char **argv) {
   memset(a, 0, sizeof *a);
   a->miner = 1000;
   a->sector = 1;
   a->data_arg = "random:1";
   for (int i = 1; i < argc; i++) {
-    const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    const char *k = argv[i], *v;
     uint64_t *num = NULL;
-    if (!strcmp(k, "--help") || !strcmp(k, "-h")) {
-      fputs(cli_snap_gen_vanilla_usage, stdout);
-      return 0;
-    }
-    if (!strcmp(k, "snap")) continue;
-    if (!v || k[0] != '-')
-      return cli_fail(2, "gen-vanilla: '%s' needs a value or is unknown\n%s", k,
-                      cli_snap_gen_vanilla_usage);
-    i++;
-    if (!strcmp(k, "--sector-size"))
-      a->size = v;
-    else if (!strcmp(k, "--registered-proof"))
-      a->proof_arg = v;
-    else if (!strcmp(k, "--data"))
-      a->data_arg = v;
-    else if (!strcmp(k, "-o"))
-      a->out = v;
-    else if (!strcmp(k, "--miner-id"))
-      num = &a->miner;
-    else if (!strcmp(k, "--sector-num"))
-      num = &a->sector;
-    else if (!strcmp(k, "--threads"))
-      num = &a->threads;
-    else
+    switch (cli_next_opt(gv_opts, CLI_NOPTS(gv_opts), argc, argv, &i, &v)) {
+    case O_HELP: fputs(cli_snap_gen_vanilla_usage, stdout); return 0;
+    case CLI_ARG:
+      if (!strcmp(v, "snap")) continue;
       return cli_fail(2, "gen-vanilla: unknown option '%s'\n%s", k, cli_snap_gen_vanilla_usage);
+    case O_SIZE: a->size = v; break;
+    case O_PROOF: a->proof_arg = v; break;
+    case O_DATA: a->data_arg = v; break;
+    case O_OUT: a->out = v; break;
+    case O_MINER: num = &a->miner; break;
+    case O_SECTOR: num = &a->sector; break;
+    case O_THREADS: num = &a->threads; break;
+    case CLI_MISSING: return 2;
+    default:
+      return cli_fail(2, "gen-vanilla: unknown option '%s'\n%s", k, cli_snap_gen_vanilla_usage);
+    }
     if (num && (!cli_u64(num, v) || (num == &a->threads && *num > 1024)))
       return cli_fail(2, "gen-vanilla: %s: bad value %s", k, v);
   }
@@ -176,24 +181,22 @@ int cmd_snap_gen_vanilla(int argc, char **argv) {
 int cmd_snap_setup(int argc, char **argv) {
   const char *size = NULL, *proof_arg = NULL, *dir = getenv("FIL_PROOFS_PARAMETER_CACHE");
   bool if_missing = false;
+  static const cli_opt opts[] = {
+      CLI_FLAG(NULL, "--if-missing", O_IF_MISSING),  CLI_OPT(NULL, "--kind", O_KIND),
+      CLI_OPT(NULL, "--sector-size", O_SIZE),        CLI_OPT(NULL, "--registered-proof", O_PROOF),
+      CLI_OPT(NULL, "--param-cache", O_PARAM_CACHE),
+  };
   for (int i = 1; i < argc; i++) {
-    const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!strcmp(k, "--if-missing")) {
-      if_missing = true;
-      continue;
+    const char *k = argv[i], *v;
+    switch (cli_next_opt(opts, CLI_NOPTS(opts), argc, argv, &i, &v)) {
+    case O_IF_MISSING: if_missing = true; break;
+    case O_KIND: break; /* snap: how we got here */
+    case O_SIZE: size = v; break;
+    case O_PROOF: proof_arg = v; break;
+    case O_PARAM_CACHE: dir = v; break;
+    case CLI_MISSING: return 2;
+    default: return cli_fail(2, "setup: unknown option '%s' for snap\n%s", k, cli_snap_setup_usage);
     }
-    if (!v) return cli_fail(2, "setup: '%s' needs a value", k);
-    i++;
-    if (!strcmp(k, "--kind"))
-      continue; /* snap: how we got here */
-    else if (!strcmp(k, "--sector-size"))
-      size = v;
-    else if (!strcmp(k, "--registered-proof"))
-      proof_arg = v;
-    else if (!strcmp(k, "--param-cache"))
-      dir = v;
-    else
-      return cli_fail(2, "setup: unknown option '%s' for snap\n%s", k, cli_snap_setup_usage);
   }
   if (!dir) return cli_fail(2, "--param-cache DIR (or FIL_PROOFS_PARAMETER_CACHE) is required");
   const cuzk_snap_proof *p;
@@ -223,15 +226,18 @@ int cmd_snap_setup(int argc, char **argv) {
 /* ---- verify-vanilla --kind snap ------------------------------------------------------------ */
 int cmd_snap_verify_vanilla(int argc, char **argv) {
   const char *path = NULL;
+  static const cli_opt opts[] = {CLI_OPT(NULL, "--kind", O_KIND),
+                                 CLI_OPT(NULL, "--request", O_REQUEST)};
   for (int i = 1; i < argc; i++) {
-    const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!v) return cli_fail(2, "verify-vanilla: '%s' needs a value or is unknown", k);
-    i++;
-    if (!strcmp(k, "--request"))
-      path = v;
-    else if (strcmp(k, "--kind"))
+    const char *k = argv[i], *v;
+    switch (cli_next_opt(opts, CLI_NOPTS(opts), argc, argv, &i, &v)) {
+    case O_KIND: break; /* snap: how we got here */
+    case O_REQUEST: path = v; break;
+    case CLI_MISSING: return 2;
+    default:
       return cli_fail(2, "verify-vanilla: unknown option '%s' for snap\n%s", k,
                       cli_snap_verify_vanilla_usage);
+    }
   }
   if (!path) return cli_fail(2, "verify-vanilla: --kind snap takes --request FILE");
   bench_request rq;

@@ -75,7 +75,10 @@ static const char *reserved_option(char *const *w, int n) {
                                          "--help", "-h",           "--c1"};
   for (int i = 0; i < n; i++)
     for (size_t k = 0; k < sizeof reserved / sizeof reserved[0]; k++)
-      if (!strcmp(w[i], reserved[k])) return w[i];
+      if (!strcmp(w[i], reserved[k]) ||
+          (reserved[k][1] == '-' && !strncmp(w[i], reserved[k], strlen(reserved[k])) &&
+           w[i][strlen(reserved[k])] == '=')) /* --iterations=N too */
+        return w[i];
   return NULL;
 }
 
@@ -414,56 +417,78 @@ int cmd_synth_ab(int argc, char **argv) {
   if (!r) return cli_fail(1, "out of memory");
   int rc = 2;
   char *copies[2] = {NULL, NULL};
+  enum {
+    O_HELP = 1,
+    O_SHAPE_ONLY,
+    O_C1,
+    O_A,
+    O_B,
+    O_COUNTER,
+    O_JSON,
+    O_MIN_EFFECT,
+    O_SHARED, /* synth-only's, passed on to both sides */
+    O_PAIRS,
+    O_WARMUP,
+  };
+  static const cli_opt opts[] = {
+      CLI_FLAG("-h", "--help", O_HELP),
+      CLI_FLAG(NULL, "--shape-only", O_SHAPE_ONLY),
+      CLI_OPT(NULL, "--c1", O_C1),
+      CLI_OPT(NULL, "--a", O_A),
+      CLI_OPT(NULL, "--b", O_B),
+      CLI_OPT(NULL, "--counter", O_COUNTER),
+      CLI_OPT(NULL, "--json", O_JSON),
+      CLI_OPT(NULL, "--min-effect", O_MIN_EFFECT),
+      CLI_OPT(NULL, "--partition", O_SHARED),
+      CLI_OPT(NULL, "--sector-num", O_SHARED),
+      CLI_OPT(NULL, "--miner-id", O_SHARED),
+      CLI_OPT(NULL, "--mode", O_SHARED),
+      CLI_OPT(NULL, "--lc-inline", O_SHARED),
+      CLI_OPT("-i", "--pairs", O_PAIRS),
+      CLI_OPT(NULL, "--warmup", O_WARMUP),
+  };
   for (int i = 1; i < argc; i++) {
-    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+    const char *a = argv[i], *v;
+    char *end;
+    uint64_t x;
+    int at = i, id = cli_next_opt(opts, CLI_NOPTS(opts), argc, argv, &i, &v);
+    if (id == O_HELP) {
       fputs(usage, stdout);
       rc = 0;
       goto done;
-    } else if (r->nshared + 4 > MAX_ARGS) { /* room for this option and --c1 FILE */
+    }
+    if (r->nshared + 4 > MAX_ARGS) { /* room for this option and --c1 FILE */
       cli_fail(2, "synth-ab: too many options");
       goto done;
-    } else if (!strcmp(a, "--shape-only")) {
-      r->shared[r->nshared++] = a;
-    } else if (!v) {
-      cli_fail(2, "synth-ab: '%s' needs a value or is unknown\n%s", a, usage);
-      goto done;
-    } else if (!strcmp(a, "--c1")) {
-      c1 = v, i++;
-    } else if (!strcmp(a, "--a") || !strcmp(a, "--b")) {
-      side_s[a[2] == 'b'] = v, i++;
-    } else if (!strcmp(a, "--counter")) {
-      counter_s = v, i++;
-    } else if (!strcmp(a, "--json")) {
-      json_path = v, i++;
-    } else if (!strcmp(a, "--min-effect")) {
-      char *end;
+    }
+    switch (id) {
+    case O_SHAPE_ONLY: r->shared[r->nshared++] = a; break;
+    case O_C1: c1 = v; break;
+    case O_A:
+    case O_B: side_s[id == O_B] = v; break;
+    case O_COUNTER: counter_s = v; break;
+    case O_JSON: json_path = v; break;
+    case O_MIN_EFFECT:
       min_effect = strtod(v, &end) / 100;
       if (*end || !(min_effect >= 0 && min_effect < 1)) {
         cli_fail(2, "synth-ab: --min-effect: a percentage in [0, 100), not %s", v);
         goto done;
       }
-      i++;
-    } else if (!strcmp(a, "--partition") || !strcmp(a, "--sector-num") ||
-               !strcmp(a, "--miner-id") || !strcmp(a, "--mode") || !strcmp(a, "--lc-inline")) {
+      break;
+    case O_SHARED: /* as given: "--mode V" or "--mode=V" */
       r->shared[r->nshared++] = a;
-      r->shared[r->nshared++] = v;
-      i++;
-    } else {
-      uint64_t x;
-      if (!cli_u64(&x, v)) {
+      if (i > at) r->shared[r->nshared++] = v;
+      break;
+    case O_PAIRS:
+    case O_WARMUP:
+      if (!cli_u64(&x, v) || (id == O_PAIRS ? x < 1 || x > MAX_PAIRS : x > 1000)) {
         cli_fail(2, "synth-ab: bad option or value: %s %s\n%s", a, v, usage);
         goto done;
       }
-      i++;
-      if ((!strcmp(a, "-i") || !strcmp(a, "--pairs")) && x >= 1 && x <= MAX_PAIRS) {
-        pairs = x;
-      } else if (!strcmp(a, "--warmup") && x <= 1000) {
-        warmup = x;
-      } else {
-        cli_fail(2, "synth-ab: bad option or value: %s %s\n%s", a, v, usage);
-        goto done;
-      }
+      *(id == O_PAIRS ? &pairs : &warmup) = x;
+      break;
+    case CLI_MISSING: goto done;
+    default: cli_fail(2, "synth-ab: unknown option '%s'\n%s", a, usage); goto done;
     }
   }
   if (!c1 || !side_s[0] || !side_s[1]) {

@@ -135,18 +135,48 @@ static const char usage[] =
     "partitions (EmptySectorUpdateCircuit); wall = request parse and checks (its vanilla proofs\n"
     "verified natively) + synthesis.\n";
 
-static int so_number(so_args *a, const char *k, const char *v) {
+enum {
+  O_HELP = 1,
+  O_PERF,
+  O_SHAPE_ONLY,
+  O_C1,
+  O_REQUEST,
+  O_PERF_JSON,
+  O_MODE,
+  O_PARTITION,
+  O_SECTOR,
+  O_MINER,
+  O_ITERS,
+  O_LC_INLINE,
+};
+
+static const cli_opt opts[] = {
+    CLI_FLAG("-h", "--help", O_HELP),
+    CLI_FLAG(NULL, "--perf", O_PERF),
+    CLI_FLAG(NULL, "--shape-only", O_SHAPE_ONLY),
+    CLI_OPT(NULL, "--c1", O_C1),
+    CLI_OPT(NULL, "--request", O_REQUEST),
+    CLI_OPT(NULL, "--perf-json", O_PERF_JSON),
+    CLI_OPT(NULL, "--mode", O_MODE),
+    CLI_OPT(NULL, "--partition", O_PARTITION),
+    CLI_OPT(NULL, "--sector-num", O_SECTOR),
+    CLI_OPT(NULL, "--miner-id", O_MINER),
+    CLI_OPT("-i", "--iterations", O_ITERS),
+    CLI_OPT(NULL, "--lc-inline", O_LC_INLINE),
+};
+
+static int so_number(so_args *a, int id, const char *k, const char *v) {
   uint64_t x;
   if (!cli_u64(&x, v)) return cli_fail(2, "synth-only: %s: not an unsigned integer: %s", k, v);
-  if (!strcmp(k, "--partition") && x < 1000)
+  if (id == O_PARTITION && x < 1000)
     a->partition = (int)x, a->porep_opts = true;
-  else if (!strcmp(k, "--sector-num"))
+  else if (id == O_SECTOR)
     a->sector = x, a->porep_opts = true;
-  else if (!strcmp(k, "--miner-id"))
+  else if (id == O_MINER)
     a->miner = x, a->porep_opts = true;
-  else if ((!strcmp(k, "-i") || !strcmp(k, "--iterations")) && x >= 1 && x <= 100000)
+  else if (id == O_ITERS && x >= 1 && x <= 100000)
     a->iters = x;
-  else if (!strcmp(k, "--lc-inline") && x <= CUZK_LC_INLINE_MAX)
+  else if (id == O_LC_INLINE && x <= CUZK_LC_INLINE_MAX)
     a->lc_inline = x;
   else
     return cli_fail(2, "synth-only: bad option or value: %s %s\n%s", k, v, usage);
@@ -157,28 +187,25 @@ static int so_parse(so_args *a, int argc, char **argv) {
   *a = (so_args){
       .mode_s = "prove", .sector = 1, .miner = 1000, .iters = 1, .lc_inline = 2, .partition = -1};
   for (int i = 1; i < argc; i++) {
-    const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!strcmp(k, "--help") || !strcmp(k, "-h")) {
-      fputs(usage, stdout);
-      return 0;
-    } else if (!strcmp(k, "--perf")) {
-      a->perf = true;
-    } else if (!strcmp(k, "--shape-only")) {
-      a->shape_only = true;
-    } else if (!v) {
-      return cli_fail(2, "synth-only: '%s' needs a value or is unknown\n%s", k, usage);
-    } else if (!strcmp(k, "--c1")) {
-      a->c1_path = v, i++;
-    } else if (!strcmp(k, "--request")) {
-      a->request_path = v, i++;
-    } else if (!strcmp(k, "--perf-json")) {
-      a->json_path = v, a->perf = true, i++;
-    } else if (!strcmp(k, "--mode")) {
-      a->mode_s = v, i++;
-    } else {
-      int rc = so_number(a, k, v);
-      if (rc >= 0) return rc;
-      i++;
+    const char *k = argv[i], *v;
+    int rc, id = cli_next_opt(opts, CLI_NOPTS(opts), argc, argv, &i, &v);
+    switch (id) {
+    case O_HELP: fputs(usage, stdout); return 0;
+    case O_PERF: a->perf = true; break;
+    case O_SHAPE_ONLY: a->shape_only = true; break;
+    case O_C1: a->c1_path = v; break;
+    case O_REQUEST: a->request_path = v; break;
+    case O_PERF_JSON: a->json_path = v, a->perf = true; break;
+    case O_MODE: a->mode_s = v; break;
+    case O_PARTITION:
+    case O_SECTOR:
+    case O_MINER:
+    case O_ITERS:
+    case O_LC_INLINE:
+      if ((rc = so_number(a, id, k, v)) >= 0) return rc;
+      break;
+    case CLI_MISSING: return 2;
+    default: return cli_fail(2, "synth-only: unknown option '%s'\n%s", k, usage);
     }
   }
   if (!a->c1_path == !a->request_path)

@@ -18,18 +18,21 @@ int cmd_verify_vanilla(int argc, char **argv) {
   if (cli_snap_form(argc, argv)) return cmd_snap_verify_vanilla(argc, argv);
   if (post && !help) return cmd_post_verify_vanilla(argc, argv);
   const char *path = NULL;
+  enum { O_HELP = 1, O_C1 };
+  static const cli_opt opts[] = {CLI_FLAG("-h", "--help", O_HELP), CLI_OPT(NULL, "--c1", O_C1)};
   for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--c1") && i + 1 < argc) {
-      path = argv[++i];
-    } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+    const char *a = argv[i], *v;
+    switch (cli_next_opt(opts, CLI_NOPTS(opts), argc, argv, &i, &v)) {
+    case O_C1: path = v; break;
+    case O_HELP:
       puts("usage: cuzk-bench verify-vanilla --c1 FILE\n"
            "Verifies every vanilla proof of a C1 output (raw JSON or Curio envelope): challenges,\n"
            "Merkle openings, labels and encodings are recomputed.");
       fputs(cli_post_verify_vanilla_usage, stdout);
       fputs(cli_snap_verify_vanilla_usage, stdout);
       return 0;
-    } else {
-      return cli_fail(2, "verify-vanilla: unknown option '%s'", argv[i]);
+    case CLI_MISSING: return 2;
+    default: return cli_fail(2, "verify-vanilla: unknown option '%s'", a);
     }
   }
   if (!path) return cli_fail(2, "verify-vanilla: --c1 FILE is required");
