@@ -33,6 +33,10 @@ const char cuzk_config_default_toml[] = "# cuzk built-in configuration (used whe
                                         "on_disconnect = \"cancel\"\n"
                                         "shutdown = \"finish\"\n"
                                         "shutdown_grace = \"5m\"\n"
+                                        "tls_cert = \"\"\n"
+                                        "tls_key = \"\"\n"
+                                        "tls_client_ca = \"\"\n"
+                                        "tls_require_client_cert = false\n"
                                         "\n"
                                         "[srs]\n"
                                         "param_cache = \"\"\n"
@@ -529,6 +533,10 @@ static const keydef keys[] = {
     {"daemon", "on_disconnect", set_policy, OFF(on_disconnect), 0, 0},
     {"daemon", "shutdown", set_policy, OFF(shutdown), 0, 0},
     {"daemon", "shutdown_grace", set_duration, OFF(shutdown_grace_ms), 0, 86400000},
+    {"daemon", "tls_cert", set_path, OFF(tls_cert), 0, 0},
+    {"daemon", "tls_key", set_path, OFF(tls_key), 0, 0},
+    {"daemon", "tls_client_ca", set_path, OFF(tls_client_ca), 0, 0},
+    {"daemon", "tls_require_client_cert", set_bool, OFF(tls_require_client_cert), 0, 0},
     {"srs", "param_cache", set_path, OFF(param_cache), 0, 0},
     {"srs", "preload", set_preload, 0, 0, 0},
     {"srs", "generate_test_params", set_bool, OFF(generate_test_params), 0, 0},

@@ -49,6 +49,10 @@ typedef struct {
   cuzk_job_policy on_disconnect;            /* caller disconnected or its deadline passed */
   cuzk_job_policy shutdown;                 /* on SIGINT/SIGTERM */
   uint64_t shutdown_grace_ms;               /* how long "finish" may take before cancelling */
+  /* TLS on TCP listeners: PEM files (absolute; "" = plaintext / no client CA) */
+  char tls_cert[CUZK_CONFIG_PATH_LEN], tls_key[CUZK_CONFIG_PATH_LEN];
+  char tls_client_ca[CUZK_CONFIG_PATH_LEN];
+  bool tls_require_client_cert;
   /* [srs] */
   char param_cache[CUZK_CONFIG_PATH_LEN];                    /* absolute; .params/.vk files */
   char preload[CUZK_CONFIG_MAX_PRELOAD][CUZK_CONFIG_ID_LEN]; /* circuit ids loaded at start */

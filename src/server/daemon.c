@@ -153,7 +153,11 @@ bool cuzk_daemon_start(cuzk_daemon *d, cuzk_log_fn log, void *log_user, char *ms
                              cuzk_rpc_proving_engine_methods,
                              CUZK_RPC_N_METHODS,
                              cuzk_service_handle,
-                             d->svc};
+                             d->svc,
+                             cfg->tls_cert[0] ? cfg->tls_cert : NULL,
+                             cfg->tls_key[0] ? cfg->tls_key : NULL,
+                             cfg->tls_client_ca[0] ? cfg->tls_client_ca : NULL,
+                             cfg->tls_require_client_cert};
   if (!d->svc || cuzk_rpc_server_start(&d->srv, &ro, why, sizeof why)) {
     cuzk_errmsg(msg, msg_len, "cannot serve: %s", d->svc ? why : "out of memory");
     teardown(d, 0);
@@ -173,10 +177,18 @@ bool cuzk_daemon_start(cuzk_daemon *d, cuzk_log_fn log, void *log_user, char *ms
   for (size_t i = 0; i < cfg->n_listen; i++) {
     int port = cuzk_rpc_server_bound_port(d->srv, i);
     if (port)
-      dlog(d, CUZK_LOG_INFO, "listening on %s (port %d)", cfg->listen[i], port);
+      dlog(d, CUZK_LOG_INFO, "listening on %s (port %d)%s", cfg->listen[i], port,
+           cfg->tls_cert[0] ? ", TLS" : "");
     else
       dlog(d, CUZK_LOG_INFO, "listening on %s", cfg->listen[i]);
   }
+  for (size_t i = 0; i < cfg->n_listen; i++) /* plaintext beyond this machine */
+    if (!cfg->tls_cert[0] && strncmp(cfg->listen[i], "unix:", 5) &&
+        strncmp(cfg->listen[i], "127.", 4) && strncmp(cfg->listen[i], "[::1]", 5))
+      dlog(d, CUZK_LOG_WARN,
+           "%s: plaintext gRPC on a non-loopback address: anyone who can reach the port can "
+           "submit, cancel and evict (set daemon.tls_cert and tls_key)",
+           cfg->listen[i]);
   for (size_t i = 0; i < cfg->n_preload; i++) {
     bool already;
     uint64_t ms = 0;

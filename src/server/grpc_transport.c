@@ -223,6 +223,51 @@ static int make_parents(const char *path) {
   return mkdir(dir, 0755) != 0 && errno != EEXIST ? -1 : 0;
 }
 
+/* A PEM file, NUL-terminated (at most 1 MiB: certificates and keys are a few KiB). */
+static char *read_pem(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  char *buf = malloc((1u << 20) + 1);
+  size_t n = buf ? fread(buf, 1, 1u << 20, f) : 0;
+  bool whole = buf && feof(f) && !ferror(f);
+  fclose(f);
+  if (!whole) {
+    free(buf);
+    return NULL;
+  }
+  buf[n] = 0;
+  return buf;
+}
+
+/* SSL server credentials from the options' PEM files; errors name the file. */
+static cuzk_rpc_err tls_credentials(grpc_server_credentials **out, const cuzk_rpc_server_opts *o,
+                                    char *err, size_t errlen) {
+  const char *paths[3] = {o->tls_cert, o->tls_key, o->tls_client_ca};
+  const char *what[3] = {"certificate", "key", "client CA"};
+  char *pem[3] = {NULL, NULL, NULL};
+  cuzk_rpc_err e = CUZK_RPC_OK;
+  if (!o->tls_key) return fail(err, errlen, CUZK_RPC_EINVAL, "TLS: a certificate without a key");
+  if (o->tls_require_client_cert && !o->tls_client_ca)
+    return fail(err, errlen, CUZK_RPC_EINVAL,
+                "TLS: client certificates required, but no client CA");
+  for (int k = 0; k < 3 && !e; k++)
+    if (paths[k] && !(pem[k] = read_pem(paths[k])))
+      e = fail(err, errlen, CUZK_RPC_ESYS, "TLS: cannot read the %s file %s: %s", what[k], paths[k],
+               errno ? strerror(errno) : "over 1 MiB");
+  if (!e) {
+    grpc_ssl_pem_key_cert_pair pair = {pem[1], pem[0]};
+    grpc_ssl_client_certificate_request_type req =
+        !pem[2]                      ? GRPC_SSL_DONT_REQUEST_CLIENT_CERTIFICATE
+        : o->tls_require_client_cert ? GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY
+                                     : GRPC_SSL_REQUEST_CLIENT_CERTIFICATE_AND_VERIFY;
+    *out = grpc_ssl_server_credentials_create_ex(pem[2], &pair, 1, req, NULL);
+    if (!*out) e = fail(err, errlen, CUZK_RPC_EGRPC, "TLS: the certificate or key is not usable");
+  }
+  for (int k = 0; k < 3; k++)
+    free(pem[k]);
+  return e;
+}
+
 /* Whether a server accepts connections on the unix socket at path. */
 static bool socket_answers(const char *path) {
   int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -835,13 +880,19 @@ cuzk_rpc_err cuzk_rpc_server_start(cuzk_rpc_server **out, const cuzk_rpc_server_
   grpc_server_register_completion_queue(s->server, s->cq, NULL);
 
   grpc_server_credentials *creds = grpc_insecure_server_credentials_create();
+  grpc_server_credentials *tls = NULL;
+  if (o->tls_cert && (e = tls_credentials(&tls, o, err, errlen))) {
+    grpc_server_credentials_release(creds);
+    goto out;
+  }
   for (size_t i = 0; i < o->n_listen && !e; i++) {
     char target[sizeof addrs[i].path + 8];
     if (addrs[i].is_unix)
       snprintf(target, sizeof target, "unix:%s", addrs[i].path);
     else
       snprintf(target, sizeof target, "%s", o->listen[i]);
-    int port = grpc_server_add_http2_port(s->server, target, creds);
+    int port =
+        grpc_server_add_http2_port(s->server, target, tls && !addrs[i].is_unix ? tls : creds);
     if (port <= 0)
       e = fail(err, errlen, CUZK_RPC_ELISTEN,
                "cannot listen on '%s' (address in use, not local, or not resolvable)",
@@ -853,6 +904,7 @@ cuzk_rpc_err cuzk_rpc_server_start(cuzk_rpc_server **out, const cuzk_rpc_server_
                addrs[i].path, strerror(errno));
   }
   grpc_server_credentials_release(creds);
+  if (tls) grpc_server_credentials_release(tls);
   if (e) goto out;
 
   for (; s->n_threads < nthreads; s->n_threads++)

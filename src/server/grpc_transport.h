@@ -19,6 +19,7 @@
 #ifndef CUZK_SERVER_GRPC_TRANSPORT_H
 #define CUZK_SERVER_GRPC_TRANSPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -50,6 +51,11 @@ typedef struct {
   unsigned n_methods;
   cuzk_rpc_handler_fn handler; /* gets the index into methods */
   void *user;
+  /* TLS on the TCP addresses (unix sockets stay plaintext): PEM files of the server's
+   * certificate chain and key; with client_ca, clients must present a certificate signed by it
+   * (require_client_cert) or may (otherwise). NULL cert: plaintext. */
+  const char *tls_cert, *tls_key, *tls_client_ca;
+  bool tls_require_client_cert;
 } cuzk_rpc_server_opts;
 
 /* Checks one listen address's form (no system calls). On error, err names the address and why. */

@@ -4,7 +4,7 @@
 # protobuf-c-compiler, libprotobuf-c-dev, libgrpc-dev (scripts/install-deps).
 find_program(PROTOC_C_EXECUTABLE protoc-c REQUIRED)
 if(NOT TARGET PkgConfig::GRPC)
-  pkg_check_modules(GRPC REQUIRED IMPORTED_TARGET grpc_unsecure gpr) # no TLS: no OpenSSL linked
+  pkg_check_modules(GRPC REQUIRED IMPORTED_TARGET grpc gpr) # with TLS (SSL server credentials)
 endif()
 if(NOT TARGET PkgConfig::PROTOBUF_C)
   pkg_check_modules(PROTOBUF_C REQUIRED IMPORTED_TARGET libprotobuf-c)

@@ -18,3 +18,10 @@ add_test(NAME test_daemon COMMAND ${CUZK_GRPC_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/
 set_tests_properties(test_daemon PROPERTIES FIXTURES_REQUIRED
                      "params_2kib;params_post_2kib;params_snap_2kib"
                      TIMEOUT 1500)
+# TLS on the TCP listener: certificates made by openssl, a WinningPoSt proven over TLS, refusals
+add_test(NAME test_tls COMMAND ${CUZK_GRPC_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/test_tls.py
+         --daemon $<TARGET_FILE:cuzk-daemon> --bench $<TARGET_FILE:cuzk-bench>
+         --params ${CUZK_TEST_PARAM_DIR} --proto-dir ${PROJECT_SOURCE_DIR}/proto
+         --out ${CMAKE_CURRENT_BINARY_DIR}/tls_py
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(test_tls PROPERTIES FIXTURES_REQUIRED params_post_2kib TIMEOUT 600)
