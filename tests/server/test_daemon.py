@@ -289,7 +289,9 @@ level = "debug"
                 "request_id: 1048576 bytes, at most 256" in e.details()
     after = rss_mb()
     check(refused == 100, f"1 MB request_ids: {refused} of 100 refused as INVALID_ARGUMENT")
-    check(after < before + 50, f"RSS {before:.0f} MB before 100 x 1 MB request_ids, {after:.0f} after")
+    # (not under the sanitizers, --fast: ASan's quarantine keeps ~256 MB of freed blocks resident)
+    check(a.fast or after < before + 50,
+          f"RSS {before:.0f} MB before 100 x 1 MB request_ids, {after:.0f} after")
     # a request_id with a newline cannot forge a log line: it is escaped in the text log
     forged = "2026-01-01T00:00:00.000Z ERROR [forged] this line was written by a client"
     res = u.Prove(pb.ProveRequest(submit=req(request_id="x\n" + forged,
