@@ -169,6 +169,8 @@ cuzk_porep_err cuzk_porep_comm_d_pool(cuzk_pool *pool, uint8_t out[32], const ui
                                       size_t len);
 cuzk_porep_err cuzk_porep_tree_d_build_pool(cuzk_pool *pool, uint8_t *tree, const uint8_t *data,
                                             size_t len);
+/* One parent node of the tree: trunc254(SHA-256(left ‖ right)). */
+void cuzk_porep_tree_d_node(uint8_t out[32], const uint8_t left[32], const uint8_t right[32]);
 /* Node index (not byte offset) of the first node of `level` (0 = leaves) in that layout. */
 uint64_t cuzk_porep_tree_d_level_start(uint64_t nodes, unsigned level);
 

@@ -8,7 +8,6 @@
 
 #include "cuzk/bincode.h"
 #include "cuzk/poseidon.h"
-#include "cuzk/sha256.h"
 
 /* ---- reader -------------------------------------------------------------------------------- */
 void cuzk_bc_init(cuzk_bc_reader *r, const uint8_t *buf, size_t len, char *msg, size_t msg_len) {
@@ -258,7 +257,7 @@ uint8_t *cuzk_merkle_write(uint8_t *o, const cuzk_merkle_shape *s, const cuzk_me
 bool cuzk_merkle_root(uint8_t root[32], uint64_t *leaf_index, const cuzk_merkle_shape *s,
                       const cuzk_merkle_view *v) {
   cuzk_fr node, in[CUZK_MERKLE_MAX_SIBLINGS + 1];
-  uint8_t bytes[64], cur[32];
+  uint8_t cur[32];
   if (!cuzk_fr_from_bytes(&node, v->leaf)) return false;
   memcpy(cur, v->leaf, 32);
   uint64_t index = 0, below = 1; /* below: leaves under one node of the current level */
@@ -270,9 +269,10 @@ bool cuzk_merkle_root(uint8_t root[32], uint64_t *leaf_index, const cuzk_merkle_
       if (arity != 2) return false;
       cuzk_fr x;
       if (!cuzk_fr_from_bytes(&x, v->sib[sib])) return false;
-      memcpy(bytes + 32 * at, cur, 32);
-      memcpy(bytes + 32 * (1 - at), v->sib[sib++], 32);
-      cuzk_sha256_trunc254(cur, bytes, 64);
+      if (at)
+        cuzk_porep_tree_d_node(cur, v->sib[sib++], cur);
+      else
+        cuzk_porep_tree_d_node(cur, cur, v->sib[sib++]);
     } else {
       const cuzk_poseidon_params *pp;
       if (cuzk_poseidon_params_get(&pp, arity) != CUZK_HASH_OK) return false;

@@ -120,7 +120,7 @@ static void node_hash(uint8_t out[32], const uint8_t pair[64]) {
   cuzk_sha256_trunc254(out, pair, 64);
 }
 
-static void node_hash2(uint8_t out[32], const uint8_t left[32], const uint8_t right[32]) {
+void cuzk_porep_tree_d_node(uint8_t out[32], const uint8_t left[32], const uint8_t right[32]) {
   uint8_t pair[64];
   memcpy(pair, left, 32);
   memcpy(pair + 32, right, 32);
@@ -157,7 +157,7 @@ static void root_serial(uint8_t out[32], const uint8_t *data, uint64_t len) {
     node_hash(cur, data + 64 * pair);
     unsigned l = 0;
     while (have >> l & 1) {
-      node_hash2(cur, pending[l], cur);
+      cuzk_porep_tree_d_node(cur, pending[l], cur);
       have &= ~(UINT64_C(1) << l);
       l++;
     }

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cuzk/sha256.h"
 #include "porep/seal.h"
 #include "snap/snap_internal.h"
 
@@ -26,13 +25,6 @@ static cuzk_snap_err refuse(const ctx *c, int n, uint64_t node, const char *what
                         "partition %u, challenge %d (node %" PRIu64 "): %s", c->k, n, node, what);
 }
 
-static void sha_node(uint8_t out[32], const uint8_t l[32], const uint8_t r[32]) {
-  uint8_t b[64];
-  memcpy(b, l, 32);
-  memcpy(b + 32, r, 32);
-  cuzk_sha256_trunc254(out, b, 64);
-}
-
 /* The apex tree's root: abl rows of SHA-256 pairs over the apex leaves. */
 static void apex_root(uint8_t out[32], const cuzk_snap_proof *p,
                       const cuzk_snap_partition_proof *pp) {
@@ -40,7 +32,7 @@ static void apex_root(uint8_t out[32], const cuzk_snap_proof *p,
   memcpy(row, pp->apex, (size_t)p->apex_leaves * 32);
   for (unsigned w = p->apex_leaves; w > 1; w /= 2)
     for (unsigned i = 0; i < w / 2; i++)
-      sha_node(row[i], row[2 * i], row[2 * i + 1]);
+      cuzk_porep_tree_d_node(row[i], row[2 * i], row[2 * i + 1]);
   memcpy(out, row[0], 32);
 }
 
@@ -97,9 +89,9 @@ static cuzk_snap_err check_d(const ctx *x, const cuzk_snap_partition_proof *pp, 
     if (l == p->tree_d_low + p->abl && memcmp(cur, aroot, 32) != 0)
       return refuse(x, (int)n, c, "TreeD new: the apex leaves do not hash to the path's node");
     if (d->index[l])
-      sha_node(cur, d->sib[l], cur);
+      cuzk_porep_tree_d_node(cur, d->sib[l], cur);
     else
-      sha_node(cur, cur, d->sib[l]);
+      cuzk_porep_tree_d_node(cur, cur, d->sib[l]);
   }
   if (p->tree_d_low + p->abl == p->cbl && memcmp(cur, aroot, 32) != 0) /* one partition */
     return refuse(x, (int)n, c, "TreeD new: the apex leaves do not hash to comm_d_new");
