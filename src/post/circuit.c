@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuzk/bincode.h"
 #include "cuzk/gadgets.h"
 #include "post/post_internal.h"
 
@@ -65,15 +66,6 @@ static cuzk_r1cs_err block(synth *s, size_t b) {
   return CUZK_R1CS_OK;
 }
 
-static unsigned log8(uint64_t n) {
-  unsigned k = 0;
-  while (n > 1) {
-    n >>= 3;
-    k++;
-  }
-  return k;
-}
-
 cuzk_post_err cuzk_post_synthesize(cuzk_cs *cs, const cuzk_post_proof *p,
                                    const cuzk_post_request *rq, char *msg, size_t len) {
   if (!cs || !p) return cuzk_post_fail(msg, len, CUZK_POST_EINVAL, "PoSt circuit: NULL argument");
@@ -89,12 +81,10 @@ cuzk_post_err cuzk_post_synthesize(cuzk_cs *cs, const cuzk_post_proof *p,
   s->rq = vals ? rq : NULL;
   s->levels = cuzk_post_path_levels(p);
   const cuzk_sector_info *si = p->sector;
-  s->shape = (cuzk_por_shape){CUZK_POR_POSEIDON,
-                              si->base_arity,
-                              si->sub_arity,
-                              si->top_arity,
-                              log8(si->leaves_per_base_tree),
-                              false};
+  cuzk_merkle_shape mr; /* tree_r_last's levels: the base ones, then one each for sub and top */
+  cuzk_merkle_shape_tree_r(&mr, si);
+  s->shape = (cuzk_por_shape){CUZK_POR_POSEIDON, si->base_arity,     si->sub_arity,
+                              si->top_arity,     mr.levels - mr.tag, false};
   cuzk_post_err pe = CUZK_POST_OK;
   if (cuzk_poseidon_params_get(&s->p2, 2) != CUZK_HASH_OK) {
     pe = cuzk_post_fail(msg, len, CUZK_POST_ENOMEM, "PoSt circuit: Poseidon constants");

@@ -210,13 +210,6 @@ static cuzk_r1cs_err challenge(synth *s, unsigned ci) {
   return cuzk_gadget_por_bits(cs, &low, &ldn, &apex_leaf, cbits, p->tree_d_low, sib);
 }
 
-static unsigned log8(uint64_t n) {
-  unsigned k = 0;
-  for (; n > 1; n >>= 3)
-    k++;
-  return k;
-}
-
 static cuzk_r1cs_err run(synth *s, const cuzk_snap_request *rq) {
   const cuzk_snap_proof *p = s->p;
   cuzk_num comm_r_old, comm_d_new, comm_r_new;
@@ -260,16 +253,13 @@ cuzk_snap_err cuzk_snap_synthesize(cuzk_cs *cs, const cuzk_snap_proof *p,
   s->k = k;
   s->pp = vals ? &rq->parts[k] : NULL;
   const cuzk_sector_info *si = p->sector;
-  s->shape_r = (cuzk_por_shape){CUZK_POR_POSEIDON,
-                                si->base_arity,
-                                si->sub_arity,
-                                si->top_arity,
-                                log8(si->leaves_per_base_tree),
-                                false};
-  s->shape_d = (cuzk_por_shape){CUZK_POR_SHA256, 2, 0, 0, 0, false};
   cuzk_merkle_shape mr;
   snap_shape_r(&mr, p);
   s->r_siblings = cuzk_merkle_siblings(&mr);
+  /* the base levels: all but the sub and top level, one each (their count is the variant tag) */
+  s->shape_r = (cuzk_por_shape){CUZK_POR_POSEIDON, si->base_arity,     si->sub_arity,
+                                si->top_arity,     mr.levels - mr.tag, false};
+  s->shape_d = (cuzk_por_shape){CUZK_POR_SHA256, 2, 0, 0, 0, false};
   cuzk_snap_err se = CUZK_SNAP_OK;
   if (cuzk_poseidon_params_get(&s->p2, 2) != CUZK_HASH_OK ||
       cuzk_poseidon_tag_custom(&s->tag_gen, 1) != CUZK_HASH_OK) {
