@@ -116,6 +116,9 @@ typedef struct {
 } cuzk_num;
 
 cuzk_num cuzk_num_alloc(cuzk_cs *cs, const cuzk_fr *value); /* 1 aux, no constraint */
+/* cuzk_num_alloc of the field element in 32 little-endian bytes; b NULL (blank synthesis) or
+ * non-canonical bytes allocate 0: the circuits check their inputs when they read them. */
+cuzk_num cuzk_num_alloc_bytes(cuzk_cs *cs, const uint8_t *b);
 /* alloc_input u; (u ; ONE ; x). Returns the new input. */
 cuzk_var cuzk_num_inputize(cuzk_cs *cs, const cuzk_num *x);
 /* 255 allocated bits (LE, canonical) + the unpacking constraint (∅ ; ∅ ; Σ 2^i b_i - x). */

@@ -59,6 +59,45 @@ typedef struct {
   void (*free_work)(void *work);
 } eng_kind;
 
+/* The five registered sector sizes' circuits of a kind, "<prefix>-2k" ... "<prefix>-64g"; ids[i]
+ * is the registered proof id that stands for size i (the circuits' arg). */
+#define ENG_KIB UINT64_C(1024)
+#define ENG_CIRCUITS_BY_SIZE(prefix, ids, param_base, setup_test)                               \
+  {                                                                                             \
+    {prefix "-2k", 2 * ENG_KIB, &(ids)[0], param_base, setup_test},                             \
+        {prefix "-8m", 8 * ENG_KIB * ENG_KIB, &(ids)[1], param_base, setup_test},               \
+        {prefix "-512m", 512 * ENG_KIB * ENG_KIB, &(ids)[2], param_base, setup_test},           \
+        {prefix "-32g", 32 * ENG_KIB * ENG_KIB * ENG_KIB, &(ids)[3], param_base, setup_test}, { \
+      prefix "-64g", 64 * ENG_KIB *ENG_KIB *ENG_KIB, &(ids)[4], param_base, setup_test          \
+    }                                                                                           \
+  }
+#define ENG_N_SIZES 5
+
+/* A kind's param_base and setup_test for circuits whose arg points at a registered proof id:
+ * LOOKUP(&p, id) finds the proof of type T (0 = found), BASE(out, len, dir, p) names its files
+ * and SETUP(p, dir, pool, gen_s, msg, len) generates them (0 = done). */
+#define ENG_DEFINE_PARAM_FNS(T, LOOKUP, BASE, SETUP)                                       \
+  static bool param_base(char *out, size_t len, const char *dir, const void *arg) {        \
+    const T *p;                                                                            \
+    return !LOOKUP(&p, *(const unsigned *)arg) && BASE(out, len, dir, p);                  \
+  }                                                                                        \
+  static bool setup_test(const void *arg, const char *dir, cuzk_pool *pool, double *gen_s, \
+                         char *msg, size_t len) {                                          \
+    const T *p;                                                                            \
+    return !LOOKUP(&p, *(const unsigned *)arg) && !SETUP(p, dir, pool, gen_s, msg, len);   \
+  }
+
+/* Helpers of the kinds' prepare (kinds.c). The circuit of circuits[0..n) for sector_bytes, or
+ * NULL with msg naming the kind. */
+const eng_circuit *eng_circuit_for_bytes(const eng_circuit *circuits, unsigned n,
+                                         uint64_t sector_bytes, const char *kind_name, char *msg,
+                                         size_t len);
+/* The request's sector_size (0: not set, as PSProve sends) against the proof's. */
+bool eng_check_sector_size(const eng_job *j, uint64_t bytes, const char *proof_name, char *msg,
+                           size_t len);
+/* j's n_inputs list elements as pointers into j->input (malloc'd), or NULL with msg. */
+const uint8_t **eng_input_pieces(const eng_job *j, char *msg, size_t len);
+
 extern const eng_kind eng_kind_porep, eng_kind_winning_post, eng_kind_window_post, eng_kind_snap;
 /* The kinds the engine proves, NULL-terminated; eng_kind_for is NULL for one it does not. */
 extern const eng_kind *const eng_kinds[];

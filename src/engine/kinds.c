@@ -16,6 +16,35 @@ const eng_kind *eng_kind_for(cuzk_proof_kind k) {
   return NULL;
 }
 
+const eng_circuit *eng_circuit_for_bytes(const eng_circuit *circuits, unsigned n,
+                                         uint64_t sector_bytes, const char *kind_name, char *msg,
+                                         size_t len) {
+  for (unsigned i = 0; i < n; i++)
+    if (circuits[i].sector_bytes == sector_bytes) return &circuits[i];
+  snprintf(msg, len, "sector_size: no %s circuit for %llu-byte sectors", kind_name,
+           (unsigned long long)sector_bytes);
+  return NULL;
+}
+
+bool eng_check_sector_size(const eng_job *j, uint64_t bytes, const char *proof_name, char *msg,
+                           size_t len) {
+  if (!j->sector_size || j->sector_size == bytes) return true;
+  snprintf(msg, len, "sector_size: %llu, but %s proves %llu-byte sectors",
+           (unsigned long long)j->sector_size, proof_name, (unsigned long long)bytes);
+  return false;
+}
+
+const uint8_t **eng_input_pieces(const eng_job *j, char *msg, size_t len) {
+  const uint8_t **pieces = calloc(j->n_inputs ? j->n_inputs : 1, sizeof *pieces);
+  if (!pieces) {
+    snprintf(msg, len, "out of memory");
+    return NULL;
+  }
+  for (size_t i = 0, at = 0; i < j->n_inputs; at += j->input_lens[i++])
+    pieces[i] = j->input + at;
+  return pieces;
+}
+
 bool eng_prepare_job(cuzk_engine *e, eng_job *j, char *msg, size_t len) {
   const eng_circuit *circ = NULL;
   if (!j->ops->prepare(j, &circ, msg, len)) return false;

@@ -19,26 +19,10 @@ typedef struct {
  * and synthetic prove with the same circuit and parameters). */
 static const unsigned proof_ids[] = {5, 6, 7, 8, 9};
 
-static bool param_base(char *out, size_t len, const char *dir, const void *arg) {
-  const cuzk_seal_proof *p;
-  return !cuzk_seal_proof_by_id(&p, *(const unsigned *)arg) && cuzk_c2_param_base(out, len, dir, p);
-}
-
-static bool setup_test(const void *arg, const char *dir, cuzk_pool *pool, double *gen_s, char *msg,
-                       size_t len) {
-  const cuzk_seal_proof *p;
-  if (cuzk_seal_proof_by_id(&p, *(const unsigned *)arg)) return false;
-  return cuzk_c2_setup_test_params(p, dir, pool, gen_s, msg, len) == CUZK_POREP_OK;
-}
-
-#define KIB UINT64_C(1024)
-static const eng_circuit circuits[] = {
-    {"porep-2k", 2 * KIB, &proof_ids[0], param_base, setup_test},
-    {"porep-8m", 8 * KIB *KIB, &proof_ids[1], param_base, setup_test},
-    {"porep-512m", 512 * KIB *KIB, &proof_ids[2], param_base, setup_test},
-    {"porep-32g", 32 * KIB *KIB *KIB, &proof_ids[3], param_base, setup_test},
-    {"porep-64g", 64 * KIB *KIB *KIB, &proof_ids[4], param_base, setup_test},
-};
+ENG_DEFINE_PARAM_FNS(cuzk_seal_proof, cuzk_seal_proof_by_id, cuzk_c2_param_base,
+                     cuzk_c2_setup_test_params)
+static const eng_circuit circuits[] =
+    ENG_CIRCUITS_BY_SIZE("porep", proof_ids, param_base, setup_test);
 
 static void free_work(void *work) {
   porep_work *w = work;
@@ -59,12 +43,8 @@ static bool check_request(const eng_job *j, const porep_work *w, const cuzk_c1_r
              cuzk_seal_proof_by_id(&p, c1->registered_proof) ? "?" : p->name);
     return false;
   }
-  uint64_t bytes = w->ctx.proof->sector->bytes;
-  if (j->sector_size && j->sector_size != bytes) {
-    snprintf(msg, len, "sector_size: %llu, but %s seals %llu-byte sectors",
-             (unsigned long long)j->sector_size, w->ctx.proof->name, (unsigned long long)bytes);
+  if (!eng_check_sector_size(j, w->ctx.proof->sector->bytes, w->ctx.proof->name, msg, len))
     return false;
-  }
   if (info->source == CUZK_C1_SRC_ENVELOPE && j->sector_number &&
       (uint64_t)info->sector_num != j->sector_number) {
     snprintf(msg, len, "sector_number: %llu, but the envelope's SectorNum is %lld",
@@ -117,15 +97,9 @@ static bool prepare(eng_job *j, const eng_circuit **circuit, char *msg, size_t l
     snprintf(msg, len, "vanilla_proof: %s", sub);
     return false;
   }
-  uint64_t bytes = w->ctx.proof->sector->bytes;
-  *circuit = NULL;
-  for (size_t i = 0; i < sizeof circuits / sizeof *circuits; i++)
-    if (circuits[i].sector_bytes == bytes) *circuit = &circuits[i];
-  if (!*circuit) {
-    snprintf(msg, len, "sector_size: no PoRep circuit for %llu-byte sectors",
-             (unsigned long long)bytes);
-    return false;
-  }
+  *circuit =
+      eng_circuit_for_bytes(circuits, ENG_N_SIZES, w->ctx.proof->sector->bytes, "PoRep", msg, len);
+  if (!*circuit) return false;
   j->parts = w->ctx.partitions;
   return true;
 }

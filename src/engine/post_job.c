@@ -17,32 +17,12 @@
 static const unsigned winning_ids[] = {0, 1, 2, 3, 4};
 static const unsigned window_ids[] = {10, 11, 12, 13, 14};
 
-static bool param_base(char *out, size_t len, const char *dir, const void *arg) {
-  const cuzk_post_proof *p;
-  return !cuzk_post_proof_by_id(&p, *(const unsigned *)arg) &&
-         cuzk_post_param_base(out, len, dir, p);
-}
-
-static bool setup_test(const void *arg, const char *dir, cuzk_pool *pool, double *gen_s, char *msg,
-                       size_t len) {
-  const cuzk_post_proof *p;
-  if (cuzk_post_proof_by_id(&p, *(const unsigned *)arg)) return false;
-  return cuzk_post_setup_test_params(p, dir, pool, gen_s, msg, len) == CUZK_POST_OK;
-}
-
-#define KIB UINT64_C(1024)
-#define SIZES(ids, prefix)                                                        \
-  {                                                                               \
-    {prefix "-2k", 2 * KIB, &ids[0], param_base, setup_test},                     \
-        {prefix "-8m", 8 * KIB * KIB, &ids[1], param_base, setup_test},           \
-        {prefix "-512m", 512 * KIB * KIB, &ids[2], param_base, setup_test},       \
-        {prefix "-32g", 32 * KIB * KIB * KIB, &ids[3], param_base, setup_test}, { \
-      prefix "-64g", 64 * KIB *KIB *KIB, &ids[4], param_base, setup_test          \
-    }                                                                             \
-  }
-static const eng_circuit winning_circuits[] = SIZES(winning_ids, "winning");
-static const eng_circuit window_circuits[] = SIZES(window_ids, "wpost");
-#define N_SIZES 5
+ENG_DEFINE_PARAM_FNS(cuzk_post_proof, cuzk_post_proof_by_id, cuzk_post_param_base,
+                     cuzk_post_setup_test_params)
+static const eng_circuit winning_circuits[] =
+    ENG_CIRCUITS_BY_SIZE("winning", winning_ids, param_base, setup_test);
+static const eng_circuit window_circuits[] =
+    ENG_CIRCUITS_BY_SIZE("wpost", window_ids, param_base, setup_test);
 
 static void free_work(void *work) {
   cuzk_post_request *rq = work;
@@ -64,12 +44,7 @@ static bool check_fields(const eng_job *j, cuzk_post_type type, const cuzk_post_
              (*p)->name, cuzk_post_type_name((*p)->type), cuzk_post_type_name(type));
     return false;
   }
-  if (j->sector_size && j->sector_size != (*p)->sector->bytes) {
-    snprintf(msg, len, "sector_size: %llu, but %s proves %llu-byte sectors",
-             (unsigned long long)j->sector_size, (*p)->name,
-             (unsigned long long)(*p)->sector->bytes);
-    return false;
-  }
+  if (!eng_check_sector_size(j, (*p)->sector->bytes, (*p)->name, msg, len)) return false;
   if (j->randomness_len != 32) {
     snprintf(msg, len, "randomness: %zu bytes, expected 32", j->randomness_len);
     return false;
@@ -88,15 +63,12 @@ static bool prepare(eng_job *j, cuzk_post_type type, const eng_circuit *circuits
   const cuzk_post_proof *p;
   if (!check_fields(j, type, &p, msg, len)) return false;
   cuzk_post_request *rq = calloc(1, sizeof *rq);
-  const uint8_t **pieces = calloc(j->n_inputs ? j->n_inputs : 1, sizeof *pieces);
-  if (!rq || !pieces) {
+  const uint8_t **pieces = rq ? eng_input_pieces(j, msg, len) : NULL;
+  if (!pieces) {
+    if (!rq) snprintf(msg, len, "out of memory");
     free(rq);
-    free(pieces);
-    snprintf(msg, len, "out of memory");
     return false;
   }
-  for (size_t i = 0, at = 0; i < j->n_inputs; at += j->input_lens[i++])
-    pieces[i] = j->input + at;
   cuzk_post_err pe = cuzk_post_request_init(rq, p, j->randomness, j->partition_index, pieces,
                                             j->input_lens, j->n_inputs, msg, len);
   free(pieces);
@@ -106,10 +78,8 @@ static bool prepare(eng_job *j, cuzk_post_type type, const eng_circuit *circuits
   }
   j->work = rq;
   j->parts = 1;
-  *circuit = NULL;
-  for (unsigned i = 0; i < N_SIZES; i++)
-    if (circuits[i].sector_bytes == p->sector->bytes) *circuit = &circuits[i];
-  if (!*circuit) snprintf(msg, len, "sector_size: no %s circuit", cuzk_post_type_name(type));
+  *circuit = eng_circuit_for_bytes(circuits, ENG_N_SIZES, p->sector->bytes,
+                                   cuzk_post_type_name(type), msg, len);
   return *circuit != NULL;
 }
 
@@ -147,7 +117,7 @@ static void describe(const eng_job *j, char *out, size_t len) {
 const eng_kind eng_kind_winning_post = {
     CUZK_KIND_WINNING_POST,
     winning_circuits,
-    N_SIZES,
+    ENG_N_SIZES,
     prepare_winning,
     synthesize,
     verify,
@@ -157,7 +127,7 @@ const eng_kind eng_kind_winning_post = {
 const eng_kind eng_kind_window_post = {
     CUZK_KIND_WINDOW_POST_PARTITION,
     window_circuits,
-    N_SIZES,
+    ENG_N_SIZES,
     prepare_window,
     synthesize,
     verify,

@@ -13,27 +13,10 @@
 
 static const unsigned ids[CUZK_SNAP_NUM_PROOFS] = {0, 1, 2, 3, 4};
 
-static bool param_base(char *out, size_t len, const char *dir, const void *arg) {
-  const cuzk_snap_proof *p;
-  return !cuzk_snap_proof_by_id(&p, *(const unsigned *)arg) &&
-         cuzk_snap_param_base(out, len, dir, p);
-}
-
-static bool setup_test(const void *arg, const char *dir, cuzk_pool *pool, double *gen_s, char *msg,
-                       size_t len) {
-  const cuzk_snap_proof *p;
-  if (cuzk_snap_proof_by_id(&p, *(const unsigned *)arg)) return false;
-  return cuzk_snap_setup_test_params(p, dir, pool, gen_s, msg, len) == CUZK_SNAP_OK;
-}
-
-#define KIB UINT64_C(1024)
-static const eng_circuit circuits[CUZK_SNAP_NUM_PROOFS] = {
-    {"snap-2k", 2 * KIB, &ids[0], param_base, setup_test},
-    {"snap-8m", 8 * KIB *KIB, &ids[1], param_base, setup_test},
-    {"snap-512m", 512 * KIB *KIB, &ids[2], param_base, setup_test},
-    {"snap-32g", 32 * KIB *KIB *KIB, &ids[3], param_base, setup_test},
-    {"snap-64g", 64 * KIB *KIB *KIB, &ids[4], param_base, setup_test},
-};
+ENG_DEFINE_PARAM_FNS(cuzk_snap_proof, cuzk_snap_proof_by_id, cuzk_snap_param_base,
+                     cuzk_snap_setup_test_params)
+static const eng_circuit circuits[CUZK_SNAP_NUM_PROOFS] =
+    ENG_CIRCUITS_BY_SIZE("snap", ids, param_base, setup_test);
 
 static void free_work(void *work) {
   cuzk_snap_request *rq = work;
@@ -56,12 +39,7 @@ static bool check_fields(const eng_job *j, const cuzk_snap_proof **p, char *msg,
              (unsigned long long)j->registered_proof);
     return false;
   }
-  if (j->sector_size && j->sector_size != (*p)->sector->bytes) {
-    snprintf(msg, len, "sector_size: %llu, but %s proves %llu-byte sectors",
-             (unsigned long long)j->sector_size, (*p)->name,
-             (unsigned long long)(*p)->sector->bytes);
-    return false;
-  }
+  if (!eng_check_sector_size(j, (*p)->sector->bytes, (*p)->name, msg, len)) return false;
   static const char *const names[3] = {"comm_r_old", "comm_r_new", "comm_d_new"};
   for (int c = 0; c < 3; c++)
     if (j->comm_len[c] != 32) {
@@ -75,15 +53,12 @@ static bool prepare(eng_job *j, const eng_circuit **circuit, char *msg, size_t l
   const cuzk_snap_proof *p;
   if (!check_fields(j, &p, msg, len)) return false;
   cuzk_snap_request *rq = calloc(1, sizeof *rq);
-  const uint8_t **pieces = calloc(j->n_inputs ? j->n_inputs : 1, sizeof *pieces);
-  if (!rq || !pieces) {
+  const uint8_t **pieces = rq ? eng_input_pieces(j, msg, len) : NULL;
+  if (!pieces) {
+    if (!rq) snprintf(msg, len, "out of memory");
     free(rq);
-    free(pieces);
-    snprintf(msg, len, "out of memory");
     return false;
   }
-  for (size_t i = 0, at = 0; i < j->n_inputs; at += j->input_lens[i++])
-    pieces[i] = j->input + at;
   cuzk_snap_err se = cuzk_snap_request_init(rq, p, j->comm[0], j->comm[2], j->comm[1], pieces,
                                             j->input_lens, j->n_inputs, msg, len);
   free(pieces);

@@ -243,12 +243,6 @@ static cuzk_fr fr_of(const uint8_t b[32]) {
   return f;
 }
 
-static cuzk_num num_alloc_b32(synth *s, const uint8_t *b) {
-  if (!s->vals) return cuzk_num_alloc(s->cs, NULL);
-  cuzk_fr f = fr_of(b);
-  return cuzk_num_alloc(s->cs, &f);
-}
-
 static void add_levels(synth *s, unsigned *at, const cuzk_c1_path *p) {
   for (size_t l = 0; l < p->n; l++, (*at)++) {
     cuzk_fr *sib = &s->sib[(size_t)*at * MAX_SIBLINGS];
@@ -313,7 +307,7 @@ static cuzk_r1cs_err synth_challenge(synth *s, const cuzk_c1_challenge_proof *cp
   const unsigned L = s->cfg->layers;
   const cuzk_c1_replica_column_proof *rc = cp ? &cp->replica_column_proofs : NULL;
   cuzk_r1cs_err e;
-  cuzk_num data_leaf = num_alloc_b32(s, cp ? cp->comm_d_proofs.leaf : NULL);
+  cuzk_num data_leaf = cuzk_num_alloc_bytes(s->cs, cp ? cp->comm_d_proofs.leaf : NULL);
   if ((e = por(s, true, &data_leaf, comm_d, cp ? &cp->comm_d_proofs : NULL))) return e;
 
   cuzk_num col[NPARENTS][CUZK_STACKED_MAX_LAYERS];
@@ -323,7 +317,7 @@ static cuzk_r1cs_err synth_challenge(synth *s, const cuzk_c1_challenge_proof *cp
                                           ? &rc->drg_parents.v[p]
                                           : &rc->exp_parents.v[p - CUZK_STACKED_DRG_PARENTS];
     for (unsigned r = 0; r < L; r++)
-      col[p][r] = num_alloc_b32(s, cpp ? cpp->rows.v[r] : NULL);
+      col[p][r] = cuzk_num_alloc_bytes(s->cs, cpp ? cpp->rows.v[r] : NULL);
     cuzk_num hc = cuzk_gadget_poseidon(cs, s->pl, col[p]);
     if ((e = por(s, false, &hc, comm_c, cpp ? &cpp->inclusion_proof : NULL))) return e;
   }
@@ -388,17 +382,17 @@ cuzk_porep_err cuzk_stacked_synthesize(cuzk_cs *cs, const cuzk_stacked_config *c
   }
 
   /* docs/spec/porep-circuit.md §4.1 */
-  cuzk_num rid = num_alloc_b32(&s, pp ? c1->replica_id : NULL);
+  cuzk_num rid = cuzk_num_alloc_bytes(s.cs, pp ? c1->replica_id : NULL);
   cuzk_num_inputize(cs, &rid);
   cuzk_bool rid_bits[256];
   cuzk_num_to_sha256_bits(cs, rid_bits, &rid);
-  cuzk_num comm_d = num_alloc_b32(&s, pp ? c1->comm_d : NULL);
+  cuzk_num comm_d = cuzk_num_alloc_bytes(s.cs, pp ? c1->comm_d : NULL);
   cuzk_num_inputize(cs, &comm_d);
-  cuzk_num comm_r = num_alloc_b32(&s, pp ? c1->comm_r : NULL);
+  cuzk_num comm_r = cuzk_num_alloc_bytes(s.cs, pp ? c1->comm_r : NULL);
   cuzk_num_inputize(cs, &comm_r);
-  cuzk_num comm_r_last = num_alloc_b32(&s, pp ? pp->v[0].comm_r_last_proof.root : NULL);
-  cuzk_num comm_c =
-      num_alloc_b32(&s, pp ? pp->v[0].replica_column_proofs.c_x.inclusion_proof.root : NULL);
+  cuzk_num comm_r_last = cuzk_num_alloc_bytes(s.cs, pp ? pp->v[0].comm_r_last_proof.root : NULL);
+  cuzk_num comm_c = cuzk_num_alloc_bytes(
+      s.cs, pp ? pp->v[0].replica_column_proofs.c_x.inclusion_proof.root : NULL);
   cuzk_num pre[2] = {comm_c, comm_r_last};
   cuzk_num h = cuzk_gadget_poseidon(cs, s.p2, pre);
   cuzk_gadget_equal(cs, &comm_r, &h);

@@ -19,13 +19,6 @@ typedef struct {
   cuzk_por_level path[CUZK_POST_MAX_LEVELS];
 } synth;
 
-static cuzk_num alloc_b32(synth *s, const uint8_t *b) {
-  if (!s->rq) return cuzk_num_alloc(s->cs, NULL);
-  cuzk_fr f;
-  if (!cuzk_fr_from_bytes(&f, b)) memset(&f, 0, sizeof f); /* checked when the request was read */
-  return cuzk_num_alloc(s->cs, &f);
-}
-
 /* The witness of block b, challenge c: Winning unrolls its one sector's 66 proofs into 66 blocks
  * of one challenge; a short Window partition repeats its last sector. */
 static const cuzk_post_sector_proof *block_sector(const synth *s, size_t b) {
@@ -38,7 +31,8 @@ static const cuzk_post_merkle_proof *block_proof(const synth *s, size_t b, unsig
 }
 
 static cuzk_r1cs_err por(synth *s, const cuzk_num *root, const cuzk_post_merkle_proof *mp) {
-  cuzk_num leaf = alloc_b32(s, mp ? mp->leaf : NULL); /* Root::Val: allocated, unconstrained */
+  cuzk_num leaf =
+      cuzk_num_alloc_bytes(s->cs, mp ? mp->leaf : NULL); /* Root::Val: allocated, unconstrained */
   if (!mp) return cuzk_gadget_por(s->cs, &s->shape, &leaf, root, NULL);
   for (unsigned l = 0; l < s->levels; l++) {
     unsigned arity = cuzk_post_level_arity(s->p, l);
@@ -52,9 +46,9 @@ static cuzk_r1cs_err por(synth *s, const cuzk_num *root, const cuzk_post_merkle_
 
 static cuzk_r1cs_err block(synth *s, size_t b) {
   const cuzk_post_sector_proof *sp = s->rq ? block_sector(s, b) : NULL;
-  cuzk_num comm_r_last = alloc_b32(s, sp ? sp->comm_r_last : NULL);
-  cuzk_num comm_c = alloc_b32(s, sp ? sp->comm_c : NULL);
-  cuzk_num comm_r = alloc_b32(s, sp ? sp->comm_r : NULL);
+  cuzk_num comm_r_last = cuzk_num_alloc_bytes(s->cs, sp ? sp->comm_r_last : NULL);
+  cuzk_num comm_c = cuzk_num_alloc_bytes(s->cs, sp ? sp->comm_c : NULL);
+  cuzk_num comm_r = cuzk_num_alloc_bytes(s->cs, sp ? sp->comm_r : NULL);
   cuzk_num_inputize(s->cs, &comm_r);
   cuzk_num pre[2] = {comm_c, comm_r_last};
   cuzk_num h = cuzk_gadget_poseidon(s->cs, s->p2, pre);

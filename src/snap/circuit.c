@@ -30,13 +30,6 @@ typedef struct {
   cuzk_num apex[CUZK_SNAP_MAX_APEX];
 } synth;
 
-static cuzk_num alloc_b32(synth *s, const uint8_t *b) {
-  if (!s->pp) return cuzk_num_alloc(s->cs, NULL);
-  cuzk_fr f;
-  if (!cuzk_fr_from_bytes(&f, b)) memset(&f, 0, sizeof f); /* checked when the request was read */
-  return cuzk_num_alloc(s->cs, &f);
-}
-
 static cuzk_num alloc_u64(synth *s, uint64_t v) {
   cuzk_fr f;
   cuzk_fr_from_u64(&f, v);
@@ -85,19 +78,19 @@ static void globals(synth *s, cuzk_num *comm_r_old, cuzk_num *comm_d_new, cuzk_n
   cuzk_num_inputize(cs, &kh);
   decompose(s, s->khbits, p->pbl + CUZK_SNAP_HS, &kh);
   s->part = cuzk_multipack_pack_bits(cs, s->khbits, p->pbl);
-  *comm_r_old = alloc_b32(s, rq ? rq->comm_r_old : NULL);
+  *comm_r_old = cuzk_num_alloc_bytes(s->cs, rq ? rq->comm_r_old : NULL);
   cuzk_num_inputize(cs, comm_r_old);
-  *comm_d_new = alloc_b32(s, rq ? rq->comm_d_new : NULL);
+  *comm_d_new = cuzk_num_alloc_bytes(s->cs, rq ? rq->comm_d_new : NULL);
   cuzk_num_inputize(cs, comm_d_new);
-  *comm_r_new = alloc_b32(s, rq ? rq->comm_r_new : NULL);
+  *comm_r_new = cuzk_num_alloc_bytes(s->cs, rq ? rq->comm_r_new : NULL);
   cuzk_num_inputize(cs, comm_r_new);
   s->phi = hash_gen(s, comm_d_new, comm_r_old);
   const cuzk_snap_partition_proof *pp = s->pp;
-  s->comm_c = alloc_b32(s, pp ? pp->comm_c : NULL);
-  s->root_r_old = alloc_b32(s, pp ? pp->proofs[0].r_old.root : NULL);
-  s->root_r_new = alloc_b32(s, pp ? pp->proofs[0].r_new.root : NULL);
+  s->comm_c = cuzk_num_alloc_bytes(s->cs, pp ? pp->comm_c : NULL);
+  s->root_r_old = cuzk_num_alloc_bytes(s->cs, pp ? pp->proofs[0].r_old.root : NULL);
+  s->root_r_new = cuzk_num_alloc_bytes(s->cs, pp ? pp->proofs[0].r_new.root : NULL);
   for (unsigned a = 0; a < p->apex_leaves; a++)
-    s->apex[a] = alloc_b32(s, pp ? pp->apex[a] : NULL);
+    s->apex[a] = cuzk_num_alloc_bytes(s->cs, pp ? pp->apex[a] : NULL);
 }
 
 /* ---- §7.3: the apex tree, then the partition path to comm_d_new ----------------------------- */
@@ -179,7 +172,7 @@ static cuzk_r1cs_err tree_r(synth *s, const cuzk_snap_path_r *path, const cuzk_b
                             const cuzk_num *leaf, const cuzk_num *root) {
   cuzk_num sib[R_SIBLINGS];
   for (unsigned i = 0; i < s->r_siblings; i++)
-    sib[i] = alloc_b32(s, path ? path->sib[i] : NULL);
+    sib[i] = cuzk_num_alloc_bytes(s->cs, path ? path->sib[i] : NULL);
   return cuzk_gadget_por_bits(s->cs, &s->shape_r, leaf, root, cbits, s->p->cbl, sib);
 }
 
@@ -192,8 +185,8 @@ static cuzk_r1cs_err challenge(synth *s, unsigned ci) {
   memcpy(&cbits[p->rb], s->khbits, p->pbl * sizeof *cbits);
   cuzk_num chigh = high_bits(s, cbits);
   cuzk_num rho = hash_gen(s, &s->phi, &chigh);
-  cuzk_num lro = alloc_b32(s, cp ? cp->r_old.leaf : NULL);
-  cuzk_num ldn = alloc_b32(s, cp ? cp->d_new.leaf : NULL);
+  cuzk_num lro = cuzk_num_alloc_bytes(s->cs, cp ? cp->r_old.leaf : NULL);
+  cuzk_num ldn = cuzk_num_alloc_bytes(s->cs, cp ? cp->d_new.leaf : NULL);
   cuzk_num t = cuzk_num_mul(cs, &ldn, &rho);
   cuzk_num lrn = cuzk_gadget_add(cs, &lro, &t);
   cuzk_r1cs_err e;
@@ -204,7 +197,7 @@ static cuzk_r1cs_err challenge(synth *s, unsigned ci) {
   if ((e = cuzk_gadget_select(cs, &apex_leaf, s->apex, &cbits[p->tree_d_low], p->abl))) return e;
   cuzk_num sib[32];
   for (unsigned l = 0; l < p->tree_d_low; l++)
-    sib[l] = alloc_b32(s, cp ? cp->d_new.sib[l] : NULL);
+    sib[l] = cuzk_num_alloc_bytes(s->cs, cp ? cp->d_new.sib[l] : NULL);
   cuzk_por_shape low = s->shape_d;
   low.base_levels = p->tree_d_low;
   return cuzk_gadget_por_bits(cs, &low, &ldn, &apex_leaf, cbits, p->tree_d_low, sib);
@@ -216,7 +209,8 @@ static cuzk_r1cs_err run(synth *s, const cuzk_snap_request *rq) {
   globals(s, &comm_r_old, &comm_d_new, &comm_r_new, rq);
   cuzk_num ppath[4];
   for (unsigned l = 0; l < p->pbl; l++) /* the partition path: the top pbl siblings, lowest first */
-    ppath[l] = alloc_b32(s, s->pp ? s->pp->proofs[0].d_new.sib[p->cbl - p->pbl + l] : NULL);
+    ppath[l] =
+        cuzk_num_alloc_bytes(s->cs, s->pp ? s->pp->proofs[0].d_new.sib[p->cbl - p->pbl + l] : NULL);
   cuzk_num x = hash_mt(s, &s->comm_c, &s->root_r_old);
   cuzk_gadget_equal(s->cs, &x, &comm_r_old);
   cuzk_num y = hash_mt(s, &s->comm_c, &s->root_r_new);

@@ -242,7 +242,7 @@ int cli_sector_data(uint8_t **out, uint64_t nodes, const char *sector_name, cons
   return -1;
 }
 
-bool cli_params_present(const char *base) {
+static bool params_present(const char *base) {
   char path[4200];
   cuzk_g16_vk *vk;
   snprintf(path, sizeof path, "%s.params", base);
@@ -251,6 +251,23 @@ bool cli_params_present(const char *base) {
   if (cuzk_g16_vk_read_file(&vk, path, NULL) != CUZK_G16_OK) return false;
   cuzk_g16_vk_free(vk);
   return true;
+}
+
+int cli_setup_params(const char *name, const char *base, bool if_missing, cli_gen_params_fn gen,
+                     const void *proof, const char *dir) {
+  if (if_missing && params_present(base)) {
+    printf("%s: parameters present: %s.{params,vk}\n", name, base);
+    return 0;
+  }
+  cuzk_pool *pool = cli_pool(0);
+  if (!pool) return cli_fail(1, "setup: cannot start the worker pool");
+  char msg[512];
+  double gen_s = 0;
+  int rc = gen(proof, dir, pool, &gen_s, msg, sizeof msg);
+  cuzk_pool_destroy(pool);
+  if (rc) return cli_fail(1, "%s", msg);
+  printf("%s: TEST parameters %s.{params,vk,meta} (generated in %.1f s)\n", name, base, gen_s);
+  return 0;
 }
 
 bool cli_write_inputs(const char *path, const cuzk_fr *in, size_t n) {

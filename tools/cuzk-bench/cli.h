@@ -102,8 +102,14 @@ bool cli_post_randomness(uint8_t out[32], const char *hex);
 /* A test sector's Fr32-padded bytes (nodes * 32, malloc'd) from --data zero, random:SEED or FILE
  * (unpadded bytes, the rest zero). -1 on success, else the exit code after the message. */
 int cli_sector_data(uint8_t **data, uint64_t nodes, const char *sector_name, const char *data_arg);
-/* Whether base.params is readable and base.vk reads (setup --if-missing keeps them). */
-bool cli_params_present(const char *base);
+/* Generates TEST parameters of proof (a kind's cuzk_*_setup_test_params); 0 on success. */
+typedef int (*cli_gen_params_fn)(const void *proof, const char *dir, cuzk_pool *pool, double *gen_s,
+                                 char *msg, size_t len);
+/* The end of every `setup`: with if_missing, files at base that read (a readable .params and a
+ * .vk that parses) are kept; otherwise gen writes them into dir. Prints what it did under name;
+ * returns the exit code. */
+int cli_setup_params(const char *name, const char *base, bool if_missing, cli_gen_params_fn gen,
+                     const void *proof, const char *dir);
 /* Public inputs one per line as the hex of 32 little-endian bytes (tests/interop/verify.mjs). */
 bool cli_write_inputs(const char *path, const cuzk_fr *in, size_t n);
 /* Reads a whole file (malloc'd); false with errno set on failure. */

@@ -99,6 +99,11 @@ static int parse(c2_args *a, int argc, char **argv, const char *usage) {
   return -1; /* go on */
 }
 
+static int gen_params(const void *p, const char *dir, cuzk_pool *pool, double *gen_s, char *msg,
+                      size_t len) {
+  return (int)cuzk_c2_setup_test_params(p, dir, pool, gen_s, msg, len);
+}
+
 int cmd_setup(int argc, char **argv) {
   if (cli_snap_form(argc, argv)) return cmd_snap_setup(argc, argv);
   if (cli_post_form(argc, argv)) return cmd_post_setup(argc, argv);
@@ -117,19 +122,9 @@ int cmd_setup(int argc, char **argv) {
   if (rc >= 0) return rc;
   const cuzk_seal_proof *p;
   if (!cli_proof(&p, a.proof, a.size)) return cli_fail(2, "setup: unknown sector size or proof");
-  char base[4096], msg[512];
+  char base[4096];
   if (!cuzk_c2_param_base(base, sizeof base, a.dir, p)) return cli_fail(1, "setup: path too long");
-  if (a.if_missing && cli_params_present(base)) { /* a readable key and parameter file: kept */
-    printf("%s: parameters present: %s.{params,vk}\n", p->name, base);
-    return 0;
-  }
-  cuzk_pool *pool = cli_pool(0);
-  double gen_s = 0;
-  if (cuzk_c2_setup_test_params(p, a.dir, pool, &gen_s, msg, sizeof msg))
-    return cli_fail(1, "%s", msg);
-  printf("%s: TEST parameters %s.{params,vk,meta} (generated in %.1f s)\n", p->name, base, gen_s);
-  cuzk_pool_destroy(pool);
-  return 0;
+  return cli_setup_params(p->name, base, a.if_missing, gen_params, p, a.dir);
 }
 
 /* Reads the C1 (raw or envelope) and derives its C2 context (commitment checks). */

@@ -361,6 +361,11 @@ static int pa_parse(pa_args *a, int argc, char **argv, const char *cmd, unsigned
   return -1;
 }
 
+static int gen_params(const void *p, const char *dir, cuzk_pool *pool, double *gen_s, char *msg,
+                      size_t len) {
+  return (int)cuzk_post_setup_test_params(p, dir, pool, gen_s, msg, len);
+}
+
 int cmd_post_setup(int argc, char **argv) {
   pa_args a;
   int rc = pa_parse(&a, argc, argv, "setup", PA_SETUP, cli_post_setup_usage);
@@ -373,20 +378,10 @@ int cmd_post_setup(int argc, char **argv) {
                     a.proof ? a.proof : a.size);
   if (a.size && (cuzk_porep_parse_size(&bytes, a.size) || bytes != p->sector->bytes))
     return cli_fail(2, "--sector-size %s does not match %s", a.size, p->name);
-  char base[4096], msg[512];
+  char base[4096];
   if (!cuzk_post_param_base(base, sizeof base, a.dir, p))
     return cli_fail(1, "setup: path too long");
-  if (a.if_missing && cli_params_present(base)) {
-    printf("%s: parameters present: %s.{params,vk}\n", p->name, base);
-    return 0;
-  }
-  cuzk_pool *pool = cli_pool(0);
-  double gen_s = 0;
-  if (cuzk_post_setup_test_params(p, a.dir, pool, &gen_s, msg, sizeof msg))
-    return cli_fail(1, "%s", msg);
-  printf("%s: TEST parameters %s.{params,vk,meta} (generated in %.1f s)\n", p->name, base, gen_s);
-  cuzk_pool_destroy(pool);
-  return 0;
+  return cli_setup_params(p->name, base, a.if_missing, gen_params, p, a.dir);
 }
 
 /* Synthesizes and proves the request's proof k; the timings line as PoRep's prove prints. */

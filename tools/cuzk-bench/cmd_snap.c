@@ -178,6 +178,11 @@ int cmd_snap_gen_vanilla(int argc, char **argv) {
 }
 
 /* ---- setup --kind snap --------------------------------------------------------------------- */
+static int gen_params(const void *p, const char *dir, cuzk_pool *pool, double *gen_s, char *msg,
+                      size_t len) {
+  return (int)cuzk_snap_setup_test_params(p, dir, pool, gen_s, msg, len);
+}
+
 int cmd_snap_setup(int argc, char **argv) {
   const char *size = NULL, *proof_arg = NULL, *dir = getenv("FIL_PROOFS_PARAMETER_CACHE");
   bool if_missing = false;
@@ -208,19 +213,9 @@ int cmd_snap_setup(int argc, char **argv) {
                               : "none given");
   if (size && (cuzk_porep_parse_size(&bytes, size) || bytes != p->sector->bytes))
     return cli_fail(2, "--sector-size %s does not match %s", size, p->name);
-  char base[4096], msg[512];
+  char base[4096];
   if (!cuzk_snap_param_base(base, sizeof base, dir, p)) return cli_fail(1, "setup: path too long");
-  if (if_missing && cli_params_present(base)) {
-    printf("%s: parameters present: %s.{params,vk}\n", p->name, base);
-    return 0;
-  }
-  cuzk_pool *pool = cli_pool(0);
-  double gen_s = 0;
-  if (cuzk_snap_setup_test_params(p, dir, pool, &gen_s, msg, sizeof msg))
-    return cli_fail(1, "%s", msg);
-  printf("%s: TEST parameters %s.{params,vk,meta} (generated in %.1f s)\n", p->name, base, gen_s);
-  cuzk_pool_destroy(pool);
-  return 0;
+  return cli_setup_params(p->name, base, if_missing, gen_params, p, dir);
 }
 
 /* ---- verify-vanilla --kind snap ------------------------------------------------------------ */

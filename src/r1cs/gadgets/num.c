@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
-/* AllocatedNum (bellpepper-core num.rs; docs/spec/porep-circuit.md §2.7): alloc, inputize,
+/* AllocatedNum (bellpepper-core num.rs; docs/spec/porep-circuit.md §2.7): alloc (of a value or
+ * of 32 bytes), inputize,
  * to_bits_le, mul, square. Values are computed only when the constraint system keeps them. */
 #include "cuzk/gadgets.h"
 
@@ -9,6 +10,12 @@ cuzk_num cuzk_num_alloc(cuzk_cs *cs, const cuzk_fr *value) {
   r.value = hv ? *value : cuzk_fr_zero;
   r.var = cuzk_cs_alloc(cs, hv ? &r.value : NULL);
   return r;
+}
+
+cuzk_num cuzk_num_alloc_bytes(cuzk_cs *cs, const uint8_t *b) {
+  cuzk_fr f = cuzk_fr_zero;
+  if (b && cuzk_cs_has_values(cs) && !cuzk_fr_from_bytes(&f, b)) f = cuzk_fr_zero;
+  return cuzk_num_alloc(cs, &f);
 }
 
 cuzk_var cuzk_num_inputize(cuzk_cs *cs, const cuzk_num *x) {
