@@ -25,3 +25,16 @@ add_test(NAME test_tls COMMAND ${CUZK_GRPC_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/tes
          --out ${CMAKE_CURRENT_BINARY_DIR}/tls_py
          WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(test_tls PROPERTIES FIXTURES_REQUIRED params_post_2kib TIMEOUT 600)
+# Hostile clients: floods against the admission limits, RSS bounds, inconsistent requests, log
+# injection, a second daemon, idle HTTP connections, config ranges; valid proofs afterwards
+set(CUZK_HOSTILE_TEST_ARGS --daemon $<TARGET_FILE:cuzk-daemon> --bench $<TARGET_FILE:cuzk-bench>
+    --params ${CUZK_TEST_PARAM_DIR} --proto-dir ${PROJECT_SOURCE_DIR}/proto
+    --out ${CMAKE_CURRENT_BINARY_DIR}/hostile_py)
+if(NOT CUZK_TEST_PROOFS)
+  list(APPEND CUZK_HOSTILE_TEST_ARGS --fast)
+endif()
+add_test(NAME test_hostile COMMAND ${CUZK_GRPC_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/test_hostile.py
+         ${CUZK_HOSTILE_TEST_ARGS}
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(test_hostile PROPERTIES FIXTURES_REQUIRED "params_2kib;params_post_2kib"
+                     TIMEOUT 900)

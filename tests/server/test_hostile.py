@@ -1,0 +1,411 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT OR Apache-2.0
+"""cuzk-daemon against hostile clients (docs/engine.md "Admission", docs/deployment.md): for each
+hole a client once found, the behaviour now, and that valid requests are still proven afterwards.
+  1. memory from requests: a request_id over 256 bytes is INVALID_ARGUMENT (100 of 1 MB leave RSS
+     within 50 MB); while valid jobs hold the pipeline, a flood of 300 x 1 MB NORMAL submissions stops at the NORMAL share
+     of scheduler.max_queued_bytes and a flood of LOW ones at scheduler.max_queued_jobs, both
+     RESOURCE_EXHAUSTED at once naming the limit, RSS bounded; a WinningPoSt (CRITICAL) sent
+     during the flood is taken and proven; ended results beyond scheduler.max_results are
+     forgotten, oldest first;
+  2. a C1 proven for a request it does not match: without miner_id, or naming another sector, the
+     job ends FAILED naming the field;
+  3. EvictSRS gives the memory of a parameter set back to the system (RSS drops);
+  4. log injection: a request_id with a newline is escaped in the text log (no forged line);
+  5. a second daemon on the same socket refuses to start, also once the lock file is deleted;
+  6. HTTP status: /metrics answered beside 40 idle connections; two pipelined requests answered or
+     the second refused cleanly;
+  7. config: a value the engine cannot take (pipeline.prove_workers = 64) is refused at start
+     naming the key and line.
+The jobs that held the pipeline (unless --fast), the WinningPoSt during the flood and one at the end
+are proven and accepted by `cuzk-bench verify`. --fast (sanitizer builds): the held jobs are
+cancelled and the RSS
+bounds are not asserted (ASan keeps freed blocks in quarantine).
+With --measure N: no checks; N submissions of 1 MB against a 256 MiB budget while a PoRep job
+hold the pipeline, printing the daemon's peak RSS and WinningPoSt latency idle vs during the flood
+(docs/performance.md "Hardening").
+usage: test_hostile.py --daemon D --bench B --params DIR --proto-dir P --out DIR [--fast]
+       [--measure N]
+"""
+import argparse
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+
+import grpc
+from google.protobuf import json_format
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from test_daemon import FAILS, Daemon, bench, check, stubs  # noqa: E402
+
+MB = 1 << 20
+
+
+def rss_mb(pid):
+    with open(f"/proc/{pid}/status") as f:
+        return int(next(x for x in f if x.startswith("VmRSS:")).split()[1]) / 1024
+
+
+def rss_stable(pid, tries=120):
+    """RSS once it has grown less than 2 MB over the last second (at most tries / 4 s)."""
+    seen = [rss_mb(pid)]
+    for _ in range(tries):
+        time.sleep(0.25)
+        seen.append(rss_mb(pid))
+        if len(seen) >= 5 and seen[-1] - seen[-5] < 2:
+            break
+    return seen[-1]
+
+
+def config(sock, params, budget, max_jobs, max_results):
+    return f"""
+[daemon]
+listen = ["unix://{sock}"]
+status_listen = "127.0.0.1:0"
+[srs]
+param_cache = "{os.path.abspath(params)}"
+generate_test_params = false
+[synthesis]
+threads = 2
+[pipeline]
+synthesis_workers = 1
+prove_workers = 1
+queue_depth = 1
+[scheduler]
+max_queued_bytes = "{budget}"
+max_queued_jobs = {max_jobs}
+max_results = {max_results}
+[logging]
+level = "info"
+"""
+
+
+class Client:
+    def __init__(self, a, pb, pbg, sock, work):
+        self.a, self.pb, self.work = a, pb, work
+        ch = grpc.insecure_channel(f"unix://{sock}",
+                                   options=[("grpc.max_receive_message_length", 256 << 20),
+                                            ("grpc.max_send_message_length", 256 << 20)])
+        self.s = pbg.ProvingEngineStub(ch)
+        self.c1_path = os.path.join(work, "c1.json")
+        r = bench(a.bench, "gen-vanilla", "porep", "--sector-size", "2KiB", "--data", "random:7",
+                  "--miner-id", "1000", "--sector-num", "1", "-o", self.c1_path)
+        if r.returncode:
+            sys.exit(f"gen-vanilla porep: {r.stderr}")
+        self.c1 = open(self.c1_path, "rb").read()
+        self.win_path = os.path.join(work, "win.json")
+        r = bench(a.bench, "gen-vanilla", "winning-post", "--sector-size", "2KiB", "-o",
+                  self.win_path)
+        if r.returncode:
+            sys.exit(f"gen-vanilla winning-post: {r.stderr}")
+        self.win = json_format.ParseDict(json.load(open(self.win_path)), pb.SubmitProofRequest())
+        self.wpost_path = os.path.join(work, "wpost.json")
+        r = bench(a.bench, "gen-vanilla", "window-post", "--sector-size", "2KiB", "--sectors", "2",
+                  "-o", self.wpost_path)
+        if r.returncode:
+            sys.exit(f"gen-vanilla window-post: {r.stderr}")
+        self.wpost = json_format.ParseDict(json.load(open(self.wpost_path)),
+                                           pb.SubmitProofRequest())
+
+    def porep(self, **kw):
+        base = dict(request_id="porep-1000-1", proof_kind=self.pb.POREP_SEAL_COMMIT,
+                    sector_size=2048, registered_proof=5, vanilla_proof=self.c1, sector_number=1,
+                    miner_id=1000)
+        base.update(kw)
+        return self.pb.SubmitProofRequest(**base)
+
+    def metric_wait(self, needles, what, tries=6000):
+        for _ in range(tries):
+            m = self.s.GetMetrics(self.pb.GetMetricsRequest()).prometheus_text
+            if all(n in m for n in needles):
+                return True
+            time.sleep(0.05)
+        return check(False, what)
+
+    def hold_queue(self):
+        """Three valid jobs that hold the one synthesis worker (pipeline.queue_depth = 1): a PoRep
+        job proving, a WindowPoSt partition synthesized and waiting for the prover, a second one
+        synthesized and waiting for room. Jobs submitted next wait in the queue until the PoRep
+        proof is done. Returns the three job ids."""
+        pb = self.pb
+        self.s.PreloadSRS(pb.PreloadSrsRequest(circuit_id="porep-2k"))
+        self.s.PreloadSRS(pb.PreloadSrsRequest(circuit_id="wpost-2k"))
+        ids = [self.s.SubmitProof(self.porep()).job_id]
+        self.metric_wait(["\ncuzk_prove_active 1\n"], "the PoRep job never reached the prover")
+        wpost = pb.SubmitProofRequest()
+        wpost.CopyFrom(self.wpost)
+        wpost.priority = pb.NORMAL
+        ids += [self.s.SubmitProof(wpost).job_id for _ in range(2)]
+        self.metric_wait(["\ncuzk_queue_depth 0\n", "\ncuzk_running_jobs 3\n",
+                          "\ncuzk_prove_queue_depth 1\n", "\ncuzk_synthesis_active 0\n"],
+                         "the synthesis worker never became held")
+        return ids
+
+    def winning(self):
+        """Proves the WinningPoSt request; (seconds, result)."""
+        t0 = time.monotonic()
+        res = self.s.Prove(self.pb.ProveRequest(submit=self.win), timeout=600).result
+        return time.monotonic() - t0, res
+
+    def verified(self, res, request_args, what):
+        pb = self.pb
+        if not check(res.status == pb.AwaitProofResponse.COMPLETED and len(res.proof) == 192,
+                     f"{what}: {res.status} {res.error_message}"):
+            return
+        pf = os.path.join(self.work, "proof.bin")
+        open(pf, "wb").write(res.proof)
+        v = bench(self.a.bench, "verify", *request_args, "--param-cache", self.a.params,
+                  "--proof", pf)
+        check(v.returncode == 0 and "partition 0: valid" in v.stdout,
+              f"{what}: cuzk-bench verify: {v.stdout} {v.stderr}")
+
+    def flood(self, n, size, prio, tag):
+        """n submissions of size garbage bytes; (job ids taken, refusals by detail)."""
+        taken, refused = [], {}
+        junk = b"x" * size
+        for i in range(n):
+            try:
+                taken.append(self.s.SubmitProof(self.porep(request_id=f"{tag}-{i}",
+                                                           vanilla_proof=junk,
+                                                           priority=prio)).job_id)
+            except grpc.RpcError as e:
+                key = (e.code(), e.details().split(":")[0])
+                refused.setdefault(key, [0, e.details()])[0] += 1
+        return taken, refused
+
+
+def measure(a, pb, pbg, work, n):
+    sock = os.path.join(work, "m.sock")
+    d = Daemon(a.daemon, work, config(sock, a.params, "256MiB", 100000, 0))
+    c = Client(a, pb, pbg, sock, work)
+    base = rss_mb(d.p.pid)
+    c.winning()  # loads the WinningPoSt parameters
+    idle = [c.winning()[0] for _ in range(3)]
+    held = c.hold_queue()
+    peak = [rss_mb(d.p.pid)]
+    done = threading.Event()
+
+    def sample():
+        while not done.is_set():
+            peak.append(rss_mb(d.p.pid))
+            time.sleep(0.02)
+
+    result = {}
+
+    def flood():
+        t0 = time.monotonic()
+        result["taken"], result["refused"] = c.flood(n, MB, pb.NORMAL, "flood")
+        result["s"] = time.monotonic() - t0
+
+    ts = [threading.Thread(target=sample), threading.Thread(target=flood)]
+    for t in ts:
+        t.start()
+    time.sleep(0.5)
+    busy = [c.winning()[0] for _ in range(3)]
+    ts[1].join()
+    done.set()
+    ts[0].join()
+    refused = sum(v[0] for v in result["refused"].values())
+    print(f"flood: {n} x 1 MB NORMAL submissions in {result['s']:.1f} s while a 2 KiB PoRep job "
+          f"runs: {len(result['taken'])} taken, {refused} refused "
+          f"{[v[1] for v in result['refused'].values()][:1]}")
+    print(f"RSS: {base:.0f} MB at start, peak {max(peak):.0f} MB during the flood "
+          f"(budget 256 MiB, NORMAL share 192 MiB)")
+    print(f"WinningPoSt 2 KiB Prove latency: idle {statistics.median(idle):.2f} s "
+          f"({', '.join(f'{x:.2f}' for x in idle)}), during the flood "
+          f"{statistics.median(busy):.2f} s ({', '.join(f'{x:.2f}' for x in busy)}), "
+          f"ratio {statistics.median(busy) / statistics.median(idle):.2f}")
+    for j in result["taken"] + held:
+        try:
+            c.s.CancelProof(pb.CancelProofRequest(job_id=j))
+        except grpc.RpcError:
+            pass  # ended, result forgotten
+    d.p.terminate()
+    d.p.wait(timeout=600)
+    return 0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    for k in ("--daemon", "--bench", "--params", "--proto-dir", "--out"):
+        ap.add_argument(k, required=True)
+    ap.add_argument("--fast", action="store_true")
+    ap.add_argument("--measure", type=int, default=0)
+    a = ap.parse_args()
+    pb, pbg = stubs(a.proto_dir, a.out)
+    work = tempfile.mkdtemp(prefix="cuzk-hostile-")
+    if a.measure:
+        return measure(a, pb, pbg, work, a.measure)
+    Done = pb.AwaitProofResponse
+
+    # 7. config ranges: refused at start, naming key and line
+    bad = os.path.join(work, "bad.toml")
+    with open(bad, "w") as f:
+        f.write("[pipeline]\nsynthesis_workers = 1\nprove_workers = 64\n")
+    r = subprocess.run([a.daemon, "-c", bad], capture_output=True, text=True, timeout=60)
+    check(r.returncode != 0 and "prove_workers" in r.stderr and "line 3" in r.stderr,
+          f"prove_workers = 64: rc {r.returncode} {r.stderr.strip()}")
+
+    # the daemon under test: a 40 MiB input budget (NORMAL share 30 MiB), 40 waiting jobs per
+    # priority, 30 results kept
+    sock = os.path.join(work, "cuzk.sock")
+    d = Daemon(a.daemon, work, config(sock, a.params, "40MiB", 40, 30))
+    c = Client(a, pb, pbg, sock, work)
+    u = c.s
+    start_rss = rss_mb(d.p.pid)
+
+    # 1a. request_id: 100 of 1 MB refused at once, holding no memory
+    refused = 0
+    for i in range(100):
+        try:
+            u.SubmitProof(c.porep(request_id="r" * MB))
+        except grpc.RpcError as e:
+            refused += e.code() == grpc.StatusCode.INVALID_ARGUMENT and \
+                "request_id: 1048576 bytes, at most 256" in e.details()
+    after = rss_mb(d.p.pid)
+    check(refused == 100, f"1 MB request_ids: {refused} of 100 refused as INVALID_ARGUMENT")
+    check(a.fast or after < start_rss + 50,
+          f"RSS {start_rss:.0f} MB before 100 x 1 MB request_ids, {after:.0f} after")
+
+    # 1b. floods while valid jobs hold the pipeline: count (LOW), then bytes (NORMAL). Unless
+    # --fast, a PoRep and a WindowPoSt job are proven first: the prover keeps its buffers for the
+    # next proofs, so the RSS measured before the floods does not grow with the held jobs.
+    if not a.fast:
+        res = u.Prove(pb.ProveRequest(submit=c.porep())).result
+        c.verified(res, ["--c1", c.c1_path], "PoRep before the floods")
+        res = u.Prove(pb.ProveRequest(submit=c.wpost)).result
+        c.verified(res, ["--request", c.wpost_path], "WindowPoSt before the floods")
+    held = c.hold_queue()
+    before = rss_stable(d.p.pid)
+    small, refusals = c.flood(45, 100, pb.LOW, "low")
+    count_refusals = refusals.get((grpc.StatusCode.RESOURCE_EXHAUSTED, "queue full"), [0, ""])
+    check(len(small) == 40 and count_refusals[0] == 5 and
+          "scheduler.max_queued_jobs" in count_refusals[1],
+          f"LOW flood: {len(small)} taken, refusals {refusals}")
+    t0 = time.monotonic()
+    taken, refusals = c.flood(300, MB, pb.NORMAL, "normal")
+    flood_s = time.monotonic() - t0
+    peak = rss_mb(d.p.pid)
+    byte_refusals = refusals.get((grpc.StatusCode.RESOURCE_EXHAUSTED, "input budget"), [0, ""])
+    check(25 <= len(taken) <= 30 and byte_refusals[0] == 300 - len(taken) and
+          "scheduler.max_queued_bytes" in byte_refusals[1],
+          f"NORMAL flood: {len(taken)} taken, refusals {refusals}")
+    # 300 MB offered, 30 MiB taken: bounded well below what taking them all would hold
+    check(a.fast or peak < before + 30 + 100,
+          f"RSS {before:.0f} MB before the flood, {peak:.0f} MB after 300 x 1 MB (30 MiB taken) "
+          f"in {flood_s:.1f} s")
+    # a WinningPoSt (CRITICAL) during the flood: taken, proven on the CRITICAL lane
+    busy_s, res = c.winning()
+    c.verified(res, ["--request", c.win_path], "WinningPoSt during the flood")
+    print(f"test_hostile: WinningPoSt 2 KiB during the flood: {busy_s:.2f} s", flush=True)
+    # the flood's jobs end (cancelled here); the jobs under them are proven unless --fast
+    for j in small + taken + (held if a.fast else []):
+        try:
+            u.CancelProof(pb.CancelProofRequest(job_id=j))
+        except grpc.RpcError as e:  # ended (not a C1) and its result already forgotten
+            check(e.code() == grpc.StatusCode.NOT_FOUND, f"cancel {j}: {e.code()}")
+    for j, args in zip(held, (["--c1", c.c1_path], ["--request", c.wpost_path],
+                              ["--request", c.wpost_path])):
+        res = u.AwaitProof(pb.AwaitProofRequest(job_id=j))
+        if a.fast:
+            check(res.status in (Done.CANCELLED, Done.COMPLETED), f"a held job: {res.status}")
+        else:
+            c.verified(res, args, "a job that held the pipeline under the flood")
+    # 1c. results: 30 kept, the oldest forgotten
+    ended = 0
+    for j in small + taken:
+        try:
+            res = u.AwaitProof(pb.AwaitProofRequest(job_id=j, timeout_ms=1))
+            ended += res.status in (Done.CANCELLED, Done.FAILED)
+        except grpc.RpcError as e:
+            check(e.code() == grpc.StatusCode.NOT_FOUND, f"await {j}: {e.code()}")
+    check(ended <= 30 and ended >= 25, f"{ended} of {len(small + taken)} flood results kept")
+    try:
+        u.AwaitProof(pb.AwaitProofRequest(job_id=small[0], timeout_ms=1))
+        check(False, "the oldest result is still kept")
+    except grpc.RpcError as e:
+        check(e.code() == grpc.StatusCode.NOT_FOUND, f"the oldest result: {e.code()}")
+
+    # 2. a C1 for another request: no miner_id, another sector
+    for what, needle, kw in (("no miner_id", "miner_id: 0", dict(miner_id=0)),
+                             ("another sector", "replica_id", dict(sector_number=8)),
+                             ("another miner", "replica_id", dict(miner_id=1001))):
+        res = u.Prove(pb.ProveRequest(submit=c.porep(**kw))).result
+        check(res.status == Done.FAILED and needle in res.error_message and not res.proof,
+              f"{what}: {res.status} '{res.error_message}'")
+
+    # 3. EvictSRS returns memory to the system
+    r = u.PreloadSRS(pb.PreloadSrsRequest(circuit_id="porep-2k"))
+    loaded = rss_mb(d.p.pid)
+    r = u.EvictSRS(pb.EvictSrsRequest(circuit_id="porep-2k"))
+    evicted = rss_mb(d.p.pid)
+    check(r.was_loaded and r.freed_bytes > 10**9, f"evict porep-2k: {r}")
+    check(a.fast or loaded - evicted > 0.5 * r.freed_bytes / MB,
+          f"RSS {loaded:.0f} MB loaded, {evicted:.0f} MB after EvictSRS freed "
+          f"{r.freed_bytes / MB:.0f} MB")
+
+    # 4. a request_id with a newline cannot forge a log line
+    forged = "2026-01-01T00:00:00.000Z ERROR [forged] this line was written by a client"
+    res = u.Prove(pb.ProveRequest(submit=c.porep(request_id="x\n" + forged,
+                                                 vanilla_proof=b"not a C1"))).result
+    check(res.status == Done.FAILED, f"the forging request: {res.status}")
+    check(not any(line.startswith(forged) for line in d.text().splitlines()) and
+          "request_id 'x\\x0a2026-01-01" in d.text(), "a request_id's newline escaped in the log")
+
+    # 5. a second daemon on the same socket refuses to start
+    w2 = tempfile.mkdtemp(prefix="cuzk-hostile2-")
+    with open(os.path.join(w2, "c.toml"), "w") as f:
+        f.write(f'[daemon]\nlisten = "unix://{sock}"\n')
+    r = subprocess.run([a.daemon, "-c", os.path.join(w2, "c.toml")], capture_output=True,
+                       text=True, timeout=30)
+    check(r.returncode != 0 and "lock" in r.stderr, f"second daemon: rc {r.returncode} {r.stderr}")
+    # ... also once the lock file is gone: the live socket answers, so it is not taken over
+    os.unlink(sock + ".lock")
+    r = subprocess.run([a.daemon, "-c", os.path.join(w2, "c.toml")], capture_output=True,
+                       text=True, timeout=30)
+    check(r.returncode != 0 and "a server answers on it" in r.stderr,
+          f"second daemon without the lock file: rc {r.returncode} {r.stderr}")
+
+    # 6. HTTP status beside 40 idle connections; pipelined requests
+    idle = [socket.create_connection(("127.0.0.1", d.http)) for _ in range(40)]
+    t0 = time.monotonic()
+    body = urllib.request.urlopen(f"http://127.0.0.1:{d.http}/metrics", timeout=30).read()
+    check(b"cuzk_proofs_completed_total" in body,
+          f"/metrics beside 40 idle connections ({time.monotonic() - t0:.2f} s)")
+    for s in idle:
+        s.close()
+    with socket.create_connection(("127.0.0.1", d.http), timeout=30) as s:
+        s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n"
+                  b"GET /status HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        got = b""
+        while True:
+            b = s.recv(65536)
+            if not b:
+                break
+            got += b
+    n200 = got.count(b"HTTP/1.1 200 OK\r\n")
+    check(n200 == 2 or (n200 == 1 and b"\r\nConnection: close\r\n" in got),
+          f"pipelined: {n200} answers")
+
+    # still serving: a WinningPoSt is proven
+    _, res = c.winning()
+    c.verified(res, ["--request", c.win_path], "WinningPoSt after everything")
+    print(f"test_hostile: RSS {before:.0f} MB before the floods (three jobs in the pipeline), "
+          f"{peak:.0f} MB after 300 x 1 MB in {flood_s:.1f} s", flush=True)
+    d.p.terminate()
+    check(d.p.wait(timeout=600) == 0, "daemon exit status after SIGTERM")
+    if FAILS:
+        print(d.text()[-4000:])
+    print(f"test_hostile: {len(FAILS)} failures" if FAILS else "test_hostile: ok", flush=True)
+    return 1 if FAILS else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
