@@ -80,6 +80,7 @@ static cuzk_engine *start_warm(const char *dir, bool generate, uint64_t warm_bud
   c.generate_test_params = generate;
   c.log = capture;
   c.log_level = CUZK_LOG_DEBUG;
+  c.idle_release_ms = 2000; /* test_two_proofs waits for it */
   cuzk_engine *e = NULL;
   char msg[256];
   CHECK_MSG(cuzk_engine_create(&e, &c, msg, sizeof msg) == CUZK_ENGINE_OK, "%s", msg);
@@ -142,6 +143,22 @@ static bool verifies(const char *dir, const sector *s, const uint8_t *proof, siz
 }
 
 /* Two jobs, one request_id, one raw C1 and one envelope, submitted together. */
+/* This process's resident memory in bytes (/proc/self/statm). */
+static uint64_t rss_bytes(void) {
+  FILE *f = fopen("/proc/self/statm", "r");
+  unsigned long long size = 0, res = 0;
+  if (f) {
+    if (fscanf(f, "%llu %llu", &size, &res) != 2) res = 0;
+    fclose(f);
+  }
+  return (uint64_t)res * (uint64_t)sysconf(_SC_PAGESIZE);
+}
+
+static void sleep_ms(long ms) {
+  struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
+  nanosleep(&t, NULL);
+}
+
 static void test_two_proofs(cuzk_engine *e, const char *dir, const sector *a, const sector *b) {
   uint8_t *env = NULL;
   size_t env_len = 0;
@@ -152,12 +169,23 @@ static void test_two_proofs(cuzk_engine *e, const char *dir, const sector *a, co
   rb.vanilla_proof = env;
   rb.vanilla_proof_len = env_len;
   char ida[CUZK_JOB_ID_LEN], idb[CUZK_JOB_ID_LEN], msg[256];
+  log_clear();
   CHECK(cuzk_engine_submit(e, &ra, ida, NULL, msg, sizeof msg) == CUZK_ENGINE_OK);
   CHECK(cuzk_engine_submit(e, &rb, idb, NULL, msg, sizeof msg) == CUZK_ENGINE_OK);
   CHECK(strcmp(ida, idb) != 0);
   cuzk_job_result x, y;
   CHECK(cuzk_engine_await(e, ida, 0, &x) == CUZK_ENGINE_OK);
   CHECK(cuzk_engine_await(e, idb, 0, &y) == CUZK_ENGINE_OK);
+  /* idle: after idle_release_ms the prover's cached buffers go back to the system */
+  uint64_t busy = rss_bytes();
+  for (int i = 0; i < 200 && !log_has("cached prover memory given back"); i++)
+    sleep_ms(50);
+  uint64_t idle = rss_bytes();
+  printf("test_engine: RSS %.0f MB when the proofs ended, %.0f MB after idle_release\n",
+         busy / 1e6, idle / 1e6);
+  CHECK_MSG(log_has("cached prover memory given back") && idle + 200000000u < busy,
+            "RSS %.0f MB when the proofs ended, %.0f MB after idle_release", busy / 1e6,
+            idle / 1e6);
   CHECK_MSG(x.status == CUZK_JOB_COMPLETED && y.status == CUZK_JOB_COMPLETED, "%d %s / %d %s",
             x.status, x.error, y.status, y.error);
   CHECK(x.proof_len == 192 && y.proof_len == 192);
@@ -179,11 +207,6 @@ static void test_two_proofs(cuzk_engine *e, const char *dir, const sector *a, co
   CHECK(m && strstr(m, "cuzk_stage_duration_seconds_count{stage=\"verify\"} 2\n"));
   CHECK(m && strstr(m, "cuzk_proofs_failed_total 7\n"));
   free(m);
-}
-
-static void sleep_ms(long ms) {
-  struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
-  nanosleep(&t, NULL);
 }
 
 static bool wait_state(cuzk_engine *e, unsigned want_running) {
@@ -252,17 +275,6 @@ static void test_order_cancel_timeout(cuzk_engine *e, const sector *s) {
   CHECK(cuzk_engine_cancel(e, x, NULL) == CUZK_ENGINE_OK);
   CHECK(cuzk_engine_await(e, q, 0, &res) == CUZK_ENGINE_OK && res.status == CUZK_JOB_CANCELLED);
   CHECK(cuzk_engine_await(e, x, 0, &res) == CUZK_ENGINE_OK && res.status == CUZK_JOB_CANCELLED);
-}
-
-/* This process's resident memory in bytes (/proc/self/statm). */
-static uint64_t rss_bytes(void) {
-  FILE *f = fopen("/proc/self/statm", "r");
-  unsigned long long size = 0, res = 0;
-  if (f) {
-    if (fscanf(f, "%llu %llu", &size, &res) != 2) res = 0;
-    fclose(f);
-  }
-  return (uint64_t)res * (uint64_t)sysconf(_SC_PAGESIZE);
 }
 
 static void test_srs(cuzk_engine *e) {

@@ -137,13 +137,18 @@ typedef struct {
    * flood of them always leaves room for a WinningPoSt. Beyond a limit submit answers EBUSY. */
   uint64_t input_budget;
   unsigned queue_max;
-  bool verify_proofs;          /* check every PoRep proof before answering (seal_commit_phase2's
-                                  verify_seal); on by default */
+  /* After this long without a job, the prover's cached buffers and the spare constraint systems
+   * go back to the system (docs/engine.md "Memory given back"): back-to-back jobs reuse them,
+   * an idle daemon does not hold gigabytes. 0 = at once; CUZK_ENGINE_IDLE_KEEP = never. */
+  unsigned idle_release_ms;
+  bool verify_proofs; /* check every PoRep proof before answering (seal_commit_phase2's
+                         verify_seal); on by default */
   cuzk_log_fn log;
   void *log_user;
   cuzk_log_level log_level;
 } cuzk_engine_config;
 #define CUZK_ENGINE_WARM_AUTO UINT64_MAX
+#define CUZK_ENGINE_IDLE_KEEP UINT32_MAX
 void cuzk_engine_config_default(cuzk_engine_config *c);
 
 typedef struct cuzk_engine cuzk_engine;

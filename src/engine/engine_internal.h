@@ -210,6 +210,7 @@ struct cuzk_engine {
 
   cuzk_cs **free_cs; /* PROVE-mode systems kept for reuse (their buffers stay mapped) */
   unsigned n_free_cs, max_free_cs;
+  double idle_since; /* when the last active job ended; 0 while jobs run or once released */
 
   uint64_t mem_used, mem_budget;
   uint64_t input_budget;       /* admission: bytes of unprepared inputs (cfg or default) */
@@ -268,6 +269,8 @@ void eng_srs_release(cuzk_engine *e, srs_set *s); /* locked */
 void eng_srs_evict_over_budget(cuzk_engine *e);   /* locked */
 int eng_srs_tier(const srs_set *s);               /* locked: CUZK_SRS_HOT/WARM/COLD */
 void eng_srs_free_all(cuzk_engine *e);
+/* Unmaps the buffer cache's idle buffers and returns freed heap pages (malloc_trim). */
+void eng_give_back_memory(void);
 
 /* ---- kinds.c ----------------------------------------------------------------------------------
  */

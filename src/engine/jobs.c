@@ -147,9 +147,11 @@ void eng_end(cuzk_engine *e, eng_job *j, cuzk_job_status status, const char *msg
                                          : "failed",
           now - j->t_submit, start - j->t_submit, j->synth_s, j->prove_s, msg ? ": " : "",
           msg ? msg : "");
-  /* idle: keep one constraint system warm for the next job, give the others' memory back */
+  /* idle: keep one constraint system warm for the next job, give the others' memory back; the
+   * timer releases the rest after idle_release_ms (idle_release) */
   while (!e->active && e->n_free_cs > 1)
     cuzk_cs_destroy(e->free_cs[--e->n_free_cs]);
+  if (!e->active) e->idle_since = now;
   pthread_cond_broadcast(&e->timer_cv); /* its watches fire */
   pthread_cond_broadcast(&e->idle_cv);
   pthread_cond_broadcast(&e->work_cv);
@@ -257,6 +259,22 @@ static double expire(cuzk_engine *e, double now) {
   return next;
 }
 
+/* locked: once the engine has been idle for idle_release_ms, the warm constraint system and the
+ * prover's cached buffers are given back (docs/engine.md "Memory given back"); returns when to
+ * look again (0: nothing pending). */
+static double idle_release(cuzk_engine *e, double now) {
+  if (e->active || e->idle_since == 0 || e->cfg.idle_release_ms == CUZK_ENGINE_IDLE_KEEP) return 0;
+  double at = e->idle_since + e->cfg.idle_release_ms / 1000.0;
+  if (now < at) return at;
+  while (e->n_free_cs)
+    cuzk_cs_destroy(e->free_cs[--e->n_free_cs]);
+  eng_give_back_memory();
+  e->idle_since = 0;
+  eng_log(e, CUZK_LOG_DEBUG, NULL, "idle for %.1f s: cached prover memory given back",
+          now - (at - e->cfg.idle_release_ms / 1000.0));
+  return 0;
+}
+
 void *eng_timer_main(void *arg) {
   cuzk_engine *e = arg;
   pthread_mutex_lock(&e->mu);
@@ -264,7 +282,8 @@ void *eng_timer_main(void *arg) {
     double now = eng_now();
     if (fire_one(e, now)) continue;
     if (e->quitting && !e->watches) break;
-    double next = expire(e, now);
+    double next = expire(e, now), release = idle_release(e, now);
+    if (release > 0 && (next == 0 || release < next)) next = release;
     for (watch *w = e->watches; w; w = w->next)
       if (w->state == W_WAITING && w->deadline > 0 && (next == 0 || w->deadline < next))
         next = w->deadline;

@@ -184,6 +184,13 @@ static void cool_over_budget(cuzk_engine *e) {
   }
 }
 
+void eng_give_back_memory(void) {
+  cuzk_buffer_trim();
+#ifdef __GLIBC__
+  malloc_trim(0);
+#endif
+}
+
 /* locked: HOT -> WARM if its file fits the WARM budget, else COLD. Mapping the file and asking
  * for readahead are quick system calls; the reading happens in the background. */
 static void unload(cuzk_engine *e, srs_set *s) {
@@ -191,10 +198,7 @@ static void unload(cuzk_engine *e, srs_set *s) {
   s->params = NULL;
   /* give the memory back to the system: the vectors went to the buffer cache (for the next
    * load), and malloc keeps freed heap pages unless asked */
-  cuzk_buffer_trim();
-#ifdef __GLIBC__
-  malloc_trim(0);
-#endif
+  eng_give_back_memory();
   e->srs_bytes -= s->bytes;
   double mib = (double)s->bytes / 1048576.0;
   s->bytes = 0;

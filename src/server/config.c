@@ -51,6 +51,7 @@ const char cuzk_config_default_toml[] = "# cuzk built-in configuration (used whe
                                         "warm_budget = \"auto\"\n"
                                         "partition_budget = \"auto\"\n"
                                         "eviction_min_idle = \"5m\"\n"
+                                        "idle_release = \"30s\"\n"
                                         "\n"
                                         "[scheduler]\n"
                                         "max_batch_size = 1\n"
@@ -547,6 +548,7 @@ static const keydef keys[] = {
     {"memory", "warm_budget", set_warm, OFF(warm_budget), 0, UINT64_MAX - 1},
     {"memory", "partition_budget", set_budget, OFF(partition_budget), 0, UINT64_MAX},
     {"memory", "eviction_min_idle", set_duration, OFF(eviction_min_idle_ms), 0, 604800000},
+    {"memory", "idle_release", set_duration, OFF(idle_release_ms), 0, 604800000},
     {"scheduler", "max_batch_size", set_uint, OFF(max_batch_size), 1, CUZK_ENGINE_MAX_BATCH},
     {"scheduler", "max_batch_wait_ms", set_u64, OFF(max_batch_wait_ms), 0, 3600000},
     {"scheduler", "max_queued_jobs", set_uint, OFF(max_queued_jobs), 0,

@@ -66,6 +66,7 @@ typedef struct {
   uint64_t warm_budget; /* CUZK_CONFIG_WARM_AUTO, or bytes (0 = no WARM tier) */
   uint64_t partition_budget;
   uint64_t eviction_min_idle_ms;
+  uint64_t idle_release_ms; /* prover memory given back after this long without a job */
   /* [scheduler] */
   unsigned max_batch_size;
   uint64_t max_batch_wait_ms;

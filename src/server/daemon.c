@@ -84,6 +84,7 @@ static void engine_config(cuzk_engine_config *ec, const cuzk_daemon *d) {
   if (!ec->memory_budget && cfg->total_budget > cfg->safety_margin + cfg->srs_budget)
     ec->memory_budget = cfg->total_budget - cfg->safety_margin - cfg->srs_budget;
   ec->srs_budget = cfg->srs_budget;
+  ec->idle_release_ms = (unsigned)cfg->idle_release_ms; /* at most 7 days */
   ec->warm_budget =
       cfg->warm_budget == CUZK_CONFIG_WARM_AUTO ? CUZK_ENGINE_WARM_AUTO : cfg->warm_budget;
   ec->param_cache = cfg->param_cache;

@@ -40,7 +40,7 @@ static void test_defaults(void) {
   CHECK(c.total_budget == 0 && c.srs_budget == 0 && c.partition_budget == 0);
   CHECK(c.warm_budget == CUZK_CONFIG_WARM_AUTO);
   CHECK(c.safety_margin == 5 * GIB);
-  CHECK(c.eviction_min_idle_ms == 300000);
+  CHECK(c.eviction_min_idle_ms == 300000 && c.idle_release_ms == 30000);
   CHECK(c.max_batch_size == 1 && c.max_batch_wait_ms == 10000);
   CHECK(c.threads == 0);
   CHECK(c.synthesis_workers == 0 && c.prove_workers == 1 && c.queue_depth == 2);
@@ -73,6 +73,7 @@ static const char full[] = "[daemon]\n"
                            "warm_budget = \"0\"\n"
                            "partition_budget = \"100 GB\"\n"
                            "eviction_min_idle = 600\n"
+                           "idle_release = \"2m\"\n"
                            "[scheduler]\n"
                            "max_batch_size = 3\n"
                            "max_batch_wait_ms = 0\n"
@@ -112,7 +113,7 @@ static void test_full_file(void) {
   CHECK(c.total_budget == 256 * GIB && c.safety_margin == 512 * MIB);
   CHECK(c.srs_budget == 100 * GIB && c.partition_budget == UINT64_C(100000000000));
   CHECK(c.warm_budget == 0); /* "0": no WARM tier (unlike the other budgets, 0 is allowed) */
-  CHECK(c.eviction_min_idle_ms == 600000);
+  CHECK(c.eviction_min_idle_ms == 600000 && c.idle_release_ms == 120000);
   CHECK(c.max_batch_size == 3 && c.max_batch_wait_ms == 0);
   CHECK(c.threads == 64);
   CHECK(c.synthesis_workers == 12 && c.prove_workers == 2 && c.queue_depth == 4);

@@ -148,6 +148,15 @@ class Client:
                          "the synthesis worker never became held")
         return ids
 
+    def warm_up(self):
+        """A PoRep and a WindowPoSt proof, each verified: the prover keeps its buffers for the
+        next proofs, so RSS measured while the pipeline is held does not grow with its jobs."""
+        pb = self.pb
+        res = self.s.Prove(pb.ProveRequest(submit=self.porep())).result
+        self.verified(res, ["--c1", self.c1_path], "PoRep before the floods")
+        res = self.s.Prove(pb.ProveRequest(submit=self.wpost)).result
+        self.verified(res, ["--request", self.wpost_path], "WindowPoSt before the floods")
+
     def winning(self):
         """Proves the WinningPoSt request; (seconds, result)."""
         t0 = time.monotonic()
@@ -181,15 +190,51 @@ class Client:
         return taken, refused
 
 
+def flood_threads(c, pb, n, tag, threads=8):
+    """c.flood of n 1 MB NORMAL submissions from several client threads (faster than one);
+    (job ids taken, refusals by kind, seconds)."""
+    t0 = time.monotonic()
+    parts = [None] * threads
+
+    def one(k):
+        parts[k] = c.flood(n // threads + (k < n % threads), MB, pb.NORMAL, f"{tag}{k}")
+
+    ts = [threading.Thread(target=one, args=(k,)) for k in range(threads)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    refused = {}
+    for p in parts:
+        for key, (count, detail) in p[1].items():
+            refused.setdefault(key, [0, detail])[0] += count
+    return [j for p in parts for j in p[0]], refused, time.monotonic() - t0
+
+
+def cancel(c, pb, ids):
+    for j in ids:
+        try:
+            c.s.CancelProof(pb.CancelProofRequest(job_id=j))
+        except grpc.RpcError:
+            pass  # ended, result forgotten
+
+
 def measure(a, pb, pbg, work, n):
+    """1) n x 1 MB while three jobs hold the pipeline: taken, refused, peak RSS; 2) WinningPoSt
+    latency idle and during such a flood (three rounds each). A CRITICAL job waiting releases the
+    held synthesis worker (docs/engine.md "Priorities"), after which the queue drains: each
+    WinningPoSt of 2) is sent once the flood has filled the queue, one per round."""
     sock = os.path.join(work, "m.sock")
     d = Daemon(a.daemon, work, config(sock, a.params, "256MiB", 100000, 0))
     c = Client(a, pb, pbg, sock, work)
-    base = rss_mb(d.p.pid)
+    start = rss_mb(d.p.pid)
     c.winning()  # loads the WinningPoSt parameters
     idle = [c.winning()[0] for _ in range(3)]
+
+    c.warm_up()
     held = c.hold_queue()
-    peak = [rss_mb(d.p.pid)]
+    before = rss_stable(d.p.pid)
+    peak = [before]
     done = threading.Event()
 
     def sample():
@@ -197,36 +242,34 @@ def measure(a, pb, pbg, work, n):
             peak.append(rss_mb(d.p.pid))
             time.sleep(0.02)
 
-    result = {}
-
-    def flood():
-        t0 = time.monotonic()
-        result["taken"], result["refused"] = c.flood(n, MB, pb.NORMAL, "flood")
-        result["s"] = time.monotonic() - t0
-
-    ts = [threading.Thread(target=sample), threading.Thread(target=flood)]
-    for t in ts:
-        t.start()
-    time.sleep(0.5)
-    busy = [c.winning()[0] for _ in range(3)]
-    ts[1].join()
+    sampler = threading.Thread(target=sample)
+    sampler.start()
+    taken, refused, secs = flood_threads(c, pb, n, "flood")
     done.set()
-    ts[0].join()
-    refused = sum(v[0] for v in result["refused"].values())
-    print(f"flood: {n} x 1 MB NORMAL submissions in {result['s']:.1f} s while a 2 KiB PoRep job "
-          f"runs: {len(result['taken'])} taken, {refused} refused "
-          f"{[v[1] for v in result['refused'].values()][:1]}")
-    print(f"RSS: {base:.0f} MB at start, peak {max(peak):.0f} MB during the flood "
-          f"(budget 256 MiB, NORMAL share 192 MiB)")
+    sampler.join()
+    nref = sum(v[0] for v in refused.values())
+    print(f"flood: {n} x 1 MB NORMAL submissions in {secs:.1f} s while three jobs hold the "
+          f"pipeline: {len(taken)} taken, {nref} refused "
+          f"({'; '.join(f'{k[0].name} {v[0]}: {v[1]}' for k, v in refused.items())})")
+    print(f"RSS: {start:.0f} MB at start, {before:.0f} MB with the pipeline held, peak "
+          f"{max(peak):.0f} MB during the flood (budget 256 MiB, NORMAL share 192 MiB)")
+    cancel(c, pb, taken + held)
+
+    busy = []
+    for r in range(3):
+        held = c.hold_queue()
+        got = {}
+        t = threading.Thread(target=lambda: got.update(zip(("taken", "refused", "s"),
+                                                           flood_threads(c, pb, 400, f"r{r}-"))))
+        t.start()
+        c.metric_wait(["\ncuzk_queue_depth 1"], "the flood never filled the queue")
+        busy.append(c.winning()[0])
+        t.join()
+        cancel(c, pb, got["taken"] + held)
     print(f"WinningPoSt 2 KiB Prove latency: idle {statistics.median(idle):.2f} s "
-          f"({', '.join(f'{x:.2f}' for x in idle)}), during the flood "
+          f"({', '.join(f'{x:.2f}' for x in idle)}), sent once the flood has filled the queue "
           f"{statistics.median(busy):.2f} s ({', '.join(f'{x:.2f}' for x in busy)}), "
           f"ratio {statistics.median(busy) / statistics.median(idle):.2f}")
-    for j in result["taken"] + held:
-        try:
-            c.s.CancelProof(pb.CancelProofRequest(job_id=j))
-        except grpc.RpcError:
-            pass  # ended, result forgotten
     d.p.terminate()
     d.p.wait(timeout=600)
     return 0
@@ -278,10 +321,7 @@ def main():
     # --fast, a PoRep and a WindowPoSt job are proven first: the prover keeps its buffers for the
     # next proofs, so the RSS measured before the floods does not grow with the held jobs.
     if not a.fast:
-        res = u.Prove(pb.ProveRequest(submit=c.porep())).result
-        c.verified(res, ["--c1", c.c1_path], "PoRep before the floods")
-        res = u.Prove(pb.ProveRequest(submit=c.wpost)).result
-        c.verified(res, ["--request", c.wpost_path], "WindowPoSt before the floods")
+        c.warm_up()
     held = c.hold_queue()
     before = rss_stable(d.p.pid)
     small, refusals = c.flood(45, 100, pb.LOW, "low")
