@@ -72,6 +72,8 @@ status_listen = "127.0.0.1:0"
 [srs]
 param_cache = "{os.path.abspath(params)}"
 generate_test_params = false
+[memory]
+idle_release = "1h"
 [synthesis]
 threads = 2
 [pipeline]
