@@ -24,30 +24,105 @@ int cli_fail(int code, const char *fmt, ...) {
   return code;
 }
 
-int cli_next_opt(const cli_opt *defs, size_t n, int argc, char **argv, int *i, const char **val) {
+/* Every option: its short and long spelling (either may be NULL) and whether it is a flag (takes
+ * no value), at its id. */
+typedef struct {
+  const char *s, *l;
+  bool flag;
+} cli_opt;
+#define VALUE(id, s, l) [id] = {s, l, false}
+#define FLAG(id, s, l) [id] = {s, l, true}
+static const cli_opt opts[O_END] = {
+    FLAG(O_HELP, "-h", "--help"),
+    VALUE(O_KIND, NULL, "--kind"),
+    VALUE(O_SIZE, NULL, "--sector-size"),
+    VALUE(O_PROOF, NULL, "--registered-proof"),
+    VALUE(O_C1, NULL, "--c1"),
+    VALUE(O_REQUEST, NULL, "--request"),
+    VALUE(O_OUT, "-o", NULL),
+    VALUE(O_MINER, NULL, "--miner-id"),
+    VALUE(O_SECTOR_NUM, NULL, "--sector-num"),
+    VALUE(O_PARTITION, NULL, "--partition"),
+    VALUE(O_RANDOMNESS, NULL, "--randomness"),
+    VALUE(O_THREADS, NULL, "--threads"),
+    VALUE(O_DATA, NULL, "--data"),
+    VALUE(O_PARAM_CACHE, NULL, "--param-cache"),
+    FLAG(O_IF_MISSING, NULL, "--if-missing"),
+    VALUE(O_PROOF_FILE, NULL, "--proof"),
+    VALUE(O_WRITE_INPUTS, NULL, "--write-inputs"),
+    FLAG(O_ENVELOPE, NULL, "--envelope"),
+    VALUE(O_TICKET, NULL, "--ticket"),
+    VALUE(O_SEED, NULL, "--seed"),
+    FLAG(O_SYNTHETIC, NULL, "--synthetic"),
+    VALUE(O_SECTORS, NULL, "--sectors"),
+    VALUE(O_FIRST_SECTOR, NULL, "--first-sector"),
+    VALUE(O_PARTITION_INDEX, NULL, "--partition-index"),
+    VALUE(O_VANILLA, NULL, "--vanilla"),
+    VALUE(O_SECTOR_INDEX, NULL, "--sector-index"),
+    FLAG(O_NO_NNZ, NULL, "--no-nnz"),
+    FLAG(O_PERF, NULL, "--perf"),
+    VALUE(O_PERF_JSON, NULL, "--perf-json"),
+    FLAG(O_SHAPE_ONLY, NULL, "--shape-only"),
+    VALUE(O_MODE, NULL, "--mode"),
+    VALUE(O_ITERATIONS, "-i", "--iterations"),
+    VALUE(O_LC_INLINE, NULL, "--lc-inline"),
+    VALUE(O_A, NULL, "--a"),
+    VALUE(O_B, NULL, "--b"),
+    VALUE(O_COUNTER, NULL, "--counter"),
+    VALUE(O_JSON, NULL, "--json"),
+    VALUE(O_MIN_EFFECT, NULL, "--min-effect"),
+    VALUE(O_PAIRS, "-i", "--pairs"),
+    VALUE(O_WARMUP, NULL, "--warmup"),
+    VALUE(O_ADDR, "-a", "--addr"),
+    VALUE(O_TIMEOUT, NULL, "--timeout-ms"),
+    VALUE(O_LOG_LEVEL, NULL, "--log-level"),
+    VALUE(O_TYPE, "-t", "--type"),
+    VALUE(O_PRIORITY, NULL, "--priority"),
+    VALUE(O_COMM_R_OLD, NULL, "--comm-r-old"),
+    VALUE(O_COMM_R_NEW, NULL, "--comm-r-new"),
+    VALUE(O_COMM_D_NEW, NULL, "--comm-d-new"),
+    VALUE(O_OUTPUT, "-o", "--output"),
+    VALUE(O_COUNT, "-c", "--count"),
+    VALUE(O_CONCURRENCY, "-j", "--concurrency"),
+    VALUE(O_CIRCUIT_ID, "-c", "--circuit-id"),
+};
+
+/* The id among ids whose spelling k is, *inline_val the value of "--long=V" (else NULL);
+ * CLI_UNKNOWN if none. */
+static int opt_match(const int *ids, const char *k, const char **inline_val) {
+  *inline_val = NULL;
+  for (; *ids; ids++) {
+    const cli_opt *o = &opts[*ids];
+    size_t ln = o->l ? strlen(o->l) : 0;
+    if (o->l && !o->flag && !strncmp(k, o->l, ln) && k[ln] == '=') {
+      *inline_val = k + ln + 1;
+      return *ids;
+    }
+    if ((o->s && !strcmp(k, o->s)) || (o->l && !strcmp(k, o->l))) return *ids;
+  }
+  return CLI_UNKNOWN;
+}
+
+int cli_next_opt(const int *ids, int argc, char **argv, int *i, const char **val) {
   const char *k = argv[*i];
   *val = NULL;
   if (k[0] != '-') {
     *val = k;
     return CLI_ARG;
   }
-  for (size_t d = 0; d < n; d++) {
-    const char *l = defs[d].l, *s = defs[d].s;
-    size_t ln = l ? strlen(l) : 0;
-    if (l && !defs[d].flag && !strncmp(k, l, ln) && k[ln] == '=') {
-      *val = k + ln + 1;
-      return defs[d].id;
-    }
-    if (!((s && !strcmp(k, s)) || (l && !strcmp(k, l)))) continue;
-    if (defs[d].flag) return defs[d].id;
-    if (*i + 1 >= argc) {
-      cli_fail(2, "'%s' needs a value", k);
-      return CLI_MISSING;
-    }
-    *val = argv[++*i];
-    return defs[d].id;
+  int id = opt_match(ids, k, val);
+  if (id == CLI_UNKNOWN || *val || opts[id].flag) return id;
+  if (*i + 1 >= argc) {
+    cli_fail(2, "'%s' needs a value", k);
+    return CLI_MISSING;
   }
-  return CLI_UNKNOWN;
+  *val = argv[++*i];
+  return id;
+}
+
+bool cli_is_opt(const int *ids, const char *arg) {
+  const char *v;
+  return opt_match(ids, arg, &v) != CLI_UNKNOWN;
 }
 
 static int hexval(char c) {

@@ -55,27 +55,85 @@ bool cli_snap_proof(const cuzk_snap_proof **p, const char *proof_arg, const char
 /* Whether a command line names --kind snap (false with --help/-h). */
 bool cli_snap_form(int argc, char **argv);
 
-/* The option parser of every command. An option: its short and long spelling (either may be
- * NULL), an id > 0, and flag = it takes no value. A command keeps a table of them and loops
- *   for (int i = 1; i < argc; i++) switch (cli_next_opt(opts, n, argc, argv, &i, &v)) ...
- * cli_next_opt looks at argv[*i]: a value option as "-s V", "--long V" or "--long=V" returns its
- * id with *val the value and *i past it; a flag ("-s" or "--long" exactly) its id with *val
- * NULL; an argument not starting with '-' (the empty one included) CLI_ARG with *val = it (a
- * positional argument, e.g. gen-vanilla's kind); an option not in the table CLI_UNKNOWN (0);
- * CLI_MISSING (-1) after printing "'X' needs a value" when a value option ends the line. */
-typedef struct {
-  const char *s, *l;
-  int id;
-  bool flag;
-} cli_opt;
+/* The id of every option of cuzk-bench; cli.c's table gives each its spellings and whether it
+ * takes a value, and a command lists the ids it takes. Two ids may share a spelling (-o alone
+ * and -o/--output, -c/--count and -c/--circuit-id, -i/--iterations and -i/--pairs): no command
+ * takes both. */
+enum {
+  /* most commands */
+  O_HELP = 1,
+  O_KIND,
+  O_SIZE,
+  O_PROOF, /* --registered-proof */
+  O_C1,
+  O_REQUEST,
+  O_OUT, /* -o only (the offline commands) */
+  O_MINER,
+  O_SECTOR_NUM,
+  O_PARTITION,
+  O_RANDOMNESS,
+  O_THREADS,
+  O_DATA,
+  /* setup, prove, verify */
+  O_PARAM_CACHE,
+  O_IF_MISSING,
+  O_PROOF_FILE, /* --proof */
+  O_WRITE_INPUTS,
+  /* gen-vanilla, verify-vanilla, shape */
+  O_ENVELOPE,
+  O_TICKET,
+  O_SEED,
+  O_SYNTHETIC,
+  O_SECTORS,
+  O_FIRST_SECTOR,
+  O_PARTITION_INDEX,
+  O_VANILLA,
+  O_SECTOR_INDEX,
+  O_NO_NNZ,
+  /* synth-only, synth-ab */
+  O_PERF,
+  O_PERF_JSON,
+  O_SHAPE_ONLY,
+  O_MODE,
+  O_ITERATIONS,
+  O_LC_INLINE,
+  O_A,
+  O_B,
+  O_COUNTER,
+  O_JSON,
+  O_MIN_EFFECT,
+  O_PAIRS,
+  O_WARMUP,
+  /* the daemon's client commands */
+  O_ADDR,
+  O_TIMEOUT,
+  O_LOG_LEVEL,
+  O_TYPE,
+  O_PRIORITY,
+  O_COMM_R_OLD,
+  O_COMM_R_NEW,
+  O_COMM_D_NEW,
+  O_OUTPUT, /* -o/--output */
+  O_COUNT,
+  O_CONCURRENCY,
+  O_CIRCUIT_ID,
+  O_END /* one past the last id */
+};
+
+/* The option parser of every command. A command lists the ids it takes, 0-terminated, e.g.
+ *   static const int opts[] = {O_HELP, O_SIZE, O_OUT, 0};
+ * and loops
+ *   for (int i = 1; i < argc; i++) switch (cli_next_opt(opts, argc, argv, &i, &v)) ...
+ * cli_next_opt looks at argv[*i], against the spellings of those ids only: a value option as
+ * "-s V", "--long V" or "--long=V" returns its id with *val the value and *i past it; a flag
+ * ("-s" or "--long" exactly) its id with *val NULL; an argument not starting with '-' (the empty
+ * one included) CLI_ARG with *val = it (a positional argument, e.g. gen-vanilla's kind); any
+ * other option CLI_UNKNOWN (0); CLI_MISSING (-1) after printing "'X' needs a value" when a value
+ * option ends the line. */
 enum { CLI_ARG = -2, CLI_MISSING = -1, CLI_UNKNOWN = 0 };
-/* A table's entries: an option that takes a value, and a flag. */
-#define CLI_OPT(s, l, id) \
-  { s, l, id, false }
-#define CLI_FLAG(s, l, id) \
-  { s, l, id, true }
-int cli_next_opt(const cli_opt *defs, size_t n, int argc, char **argv, int *i, const char **val);
-#define CLI_NOPTS(defs) (sizeof(defs) / sizeof(defs)[0])
+int cli_next_opt(const int *ids, int argc, char **argv, int *i, const char **val);
+/* Whether arg is one of the ids' options as cli_next_opt matches it (its value not looked at). */
+bool cli_is_opt(const int *ids, const char *arg);
 
 /* Prints "cuzk-bench: <msg>" to stderr and returns 1 (or 2 for usage errors). */
 int cli_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

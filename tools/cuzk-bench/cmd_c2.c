@@ -24,37 +24,9 @@ typedef struct {
   cuzk_c2_sector sector;
 } c2_args;
 
-enum {
-  O_HELP = 1,
-  O_IF_MISSING,
-  O_SIZE,
-  O_PROOF,
-  O_KIND,
-  O_DIR,
-  O_C1,
-  O_OUT,
-  O_PROOF_FILE,
-  O_INPUTS,
-  O_PARTITION,
-  O_MINER,
-  O_SECTOR,
-};
-
-static const cli_opt opts[] = {
-    CLI_FLAG("-h", "--help", O_HELP),
-    CLI_FLAG(NULL, "--if-missing", O_IF_MISSING),
-    CLI_OPT(NULL, "--sector-size", O_SIZE),
-    CLI_OPT(NULL, "--registered-proof", O_PROOF),
-    CLI_OPT(NULL, "--kind", O_KIND),
-    CLI_OPT(NULL, "--param-cache", O_DIR),
-    CLI_OPT(NULL, "--c1", O_C1),
-    CLI_OPT("-o", NULL, O_OUT),
-    CLI_OPT(NULL, "--proof", O_PROOF_FILE),
-    CLI_OPT(NULL, "--write-inputs", O_INPUTS),
-    CLI_OPT(NULL, "--partition", O_PARTITION),
-    CLI_OPT(NULL, "--miner-id", O_MINER),
-    CLI_OPT(NULL, "--sector-num", O_SECTOR),
-};
+static const int opts[] = {
+    O_HELP, O_IF_MISSING, O_SIZE,         O_PROOF,     O_KIND,  O_PARAM_CACHE, O_C1,
+    O_OUT,  O_PROOF_FILE, O_WRITE_INPUTS, O_PARTITION, O_MINER, O_SECTOR_NUM,  0};
 
 static int parse(c2_args *a, int argc, char **argv, const char *usage) {
   memset(a, 0, sizeof *a);
@@ -63,7 +35,7 @@ static int parse(c2_args *a, int argc, char **argv, const char *usage) {
   for (int i = 1; i < argc; i++) {
     const char *k = argv[i], *v;
     uint64_t x;
-    int id = cli_next_opt(opts, CLI_NOPTS(opts), argc, argv, &i, &v);
+    int id = cli_next_opt(opts, argc, argv, &i, &v);
     if (id == O_KIND && strcmp(v, "porep")) id = CLI_UNKNOWN; /* the other kinds: not here */
     switch (id) {
     case O_HELP: fputs(usage, stdout); return 0;
@@ -71,11 +43,11 @@ static int parse(c2_args *a, int argc, char **argv, const char *usage) {
     case O_SIZE: a->size = v; break;
     case O_PROOF: a->proof = v; break;
     case O_KIND: break;
-    case O_DIR: a->dir = v; break;
+    case O_PARAM_CACHE: a->dir = v; break;
     case O_C1: a->c1 = v; break;
     case O_OUT: a->out = v; break;
     case O_PROOF_FILE: a->proof_file = v; break;
-    case O_INPUTS: a->inputs_out = v; break;
+    case O_WRITE_INPUTS: a->inputs_out = v; break;
     case O_PARTITION:
       if (!cli_u64(&x, v) || x > 1000) return cli_fail(2, "--partition: bad value %s", v);
       a->partition = (int)x;
@@ -84,7 +56,7 @@ static int parse(c2_args *a, int argc, char **argv, const char *usage) {
       if (!cli_u64(&a->sector.miner_id, v)) return cli_fail(2, "--miner-id: bad value %s", v);
       a->have_miner = true;
       break;
-    case O_SECTOR:
+    case O_SECTOR_NUM:
       if (!cli_u64(&a->sector.sector_number, v))
         return cli_fail(2, "--sector-num: bad value %s", v);
       a->have_sector = true;

@@ -58,34 +58,8 @@ typedef struct {
   int log_level;
 } conn_opts;
 
-enum {
-  O_HELP = 1,
-  O_ADDR,
-  O_TIMEOUT,
-  O_LOG,
-  O_TYPE,
-  O_C1,
-  O_VANILLA,
-  O_REQUEST,
-  O_SECTOR,
-  O_MINER,
-  O_REGISTERED,
-  O_SIZE,
-  O_PRIORITY,
-  O_PARTITION,
-  O_RANDOMNESS,
-  O_COMM_R_OLD,
-  O_COMM_R_NEW,
-  O_COMM_D_NEW,
-  O_OUT,
-  O_COUNT,
-  O_CONCURRENCY,
-  O_CIRCUIT,
-};
-
-#define CONN_OPTS                                                    \
-  CLI_FLAG("-h", "--help", O_HELP), CLI_OPT("-a", "--addr", O_ADDR), \
-      CLI_OPT(NULL, "--timeout-ms", O_TIMEOUT), CLI_OPT(NULL, "--log-level", O_LOG)
+/* The ids of the options every client command takes (in an id list of cli_next_opt). */
+#define CONN_OPTS O_HELP, O_ADDR, O_TIMEOUT, O_LOG_LEVEL
 
 /* The address as the transport takes it: "unix://rel" made absolute from the current directory
  * (as the daemon's config reads it), checked. false with a message naming the flag. */
@@ -298,26 +272,12 @@ static bool hex32(uint8_t out[32], bool *have, const char *flag, const char *v) 
   return true;
 }
 
-static const cli_opt prove_opts[] = {
-    CONN_OPTS,
-    CLI_OPT("-t", "--type", O_TYPE),
-    CLI_OPT(NULL, "--c1", O_C1),
-    CLI_OPT(NULL, "--vanilla", O_VANILLA),
-    CLI_OPT(NULL, "--request", O_REQUEST),
-    CLI_OPT(NULL, "--sector-num", O_SECTOR),
-    CLI_OPT(NULL, "--miner-id", O_MINER),
-    CLI_OPT(NULL, "--registered-proof", O_REGISTERED),
-    CLI_OPT(NULL, "--sector-size", O_SIZE),
-    CLI_OPT(NULL, "--priority", O_PRIORITY),
-    CLI_OPT(NULL, "--partition", O_PARTITION),
-    CLI_OPT(NULL, "--randomness", O_RANDOMNESS),
-    CLI_OPT(NULL, "--comm-r-old", O_COMM_R_OLD),
-    CLI_OPT(NULL, "--comm-r-new", O_COMM_R_NEW),
-    CLI_OPT(NULL, "--comm-d-new", O_COMM_D_NEW),
-    CLI_OPT("-o", "--output", O_OUT),
-    CLI_OPT("-c", "--count", O_COUNT),
-    CLI_OPT("-j", "--concurrency", O_CONCURRENCY),
-};
+/* The options of single and batch: the shared ones, then each command's own. */
+#define PROVE_OPTS                                                                       \
+  CONN_OPTS, O_TYPE, O_C1, O_VANILLA, O_REQUEST, O_SECTOR_NUM, O_MINER, O_PROOF, O_SIZE, \
+      O_PRIORITY, O_RANDOMNESS, O_COMM_R_OLD, O_COMM_R_NEW, O_COMM_D_NEW
+static const int single_opts[] = {PROVE_OPTS, O_OUTPUT, O_PARTITION, 0};
+static const int batch_opts[] = {PROVE_OPTS, O_COUNT, O_CONCURRENCY, 0};
 
 /* The input files' kinds against -t: -1 to go on, else the exit code. */
 static int check_inputs(prove_args *a, bool batch) {
@@ -357,21 +317,20 @@ static int parse_prove(prove_args *a, int argc, char **argv, bool batch) {
   a->concurrency = 1;
   for (int i = 1; i < argc; i++) {
     const char *k = argv[i], *v = NULL;
-    int id = cli_next_opt(prove_opts, CLI_NOPTS(prove_opts), argc, argv, &i, &v);
+    int id = cli_next_opt(batch ? batch_opts : single_opts, argc, argv, &i, &v);
     if (id == CLI_MISSING) return 2;
     if (id == O_HELP) {
       prove_usage(stdout, batch);
       return 0;
     }
-    if (id <= 0 || (batch && (id == O_OUT || id == O_PARTITION)) ||
-        (!batch && (id == O_COUNT || id == O_CONCURRENCY)))
+    if (id <= 0)
       return cli_fail(2, "unknown option '%s' for %s (see 'cuzk-bench %s --help')", k,
                       batch ? "batch" : "single", batch ? "batch" : "single");
     uint64_t x;
     switch (id) {
     case O_ADDR:
     case O_TIMEOUT:
-    case O_LOG:
+    case O_LOG_LEVEL:
       if (!conn_apply(&a->conn, id, v)) return 2;
       break;
     case O_TYPE:
@@ -386,7 +345,7 @@ static int parse_prove(prove_args *a, int argc, char **argv, bool batch) {
       a->input[a->n_paths] = id == O_C1 ? IN_C1 : id == O_VANILLA ? IN_VANILLA : IN_REQUEST;
       a->inputs[a->n_paths++].path = v;
       break;
-    case O_SECTOR:
+    case O_SECTOR_NUM:
       if (!cli_u64(&x, v)) return cli_fail(2, "--sector-num: bad value '%s'", v);
       if (a->n_sector_nums == MAX_INPUTS)
         return cli_fail(2, "--sector-num: at most %d values", MAX_INPUTS);
@@ -397,7 +356,7 @@ static int parse_prove(prove_args *a, int argc, char **argv, bool batch) {
       if (!cli_u64(&a->miner_id, v)) return cli_fail(2, "--miner-id: bad value '%s'", v);
       a->have_miner = true;
       break;
-    case O_REGISTERED:
+    case O_PROOF:
       if (cli_u64(&x, v)) {
         a->registered_proof = x;
       } else {
@@ -439,7 +398,7 @@ static int parse_prove(prove_args *a, int argc, char **argv, bool batch) {
     case O_COMM_D_NEW:
       if (!hex32(a->comm_d_new, &a->have_comm_d_new, "--comm-d-new", v)) return 2;
       break;
-    case O_OUT: a->out = v; break;
+    case O_OUTPUT: a->out = v; break;
     case O_COUNT:
       if (!cli_u64(&x, v) || x == 0 || x > 1000000)
         return cli_fail(2, "-c/--count: bad value '%s' (1..1000000)", v);
@@ -935,7 +894,9 @@ int cmd_batch(int argc, char **argv) {
 /* ---- status, preload, metrics ---------------------------------------------------------------
  */
 
-static const cli_opt query_opts[] = {CONN_OPTS, CLI_OPT("-c", "--circuit-id", O_CIRCUIT)};
+/* The options of status and metrics; preload and evict also take -c/--circuit-id. */
+static const int query_opts[] = {CONN_OPTS, 0};
+static const int circuit_query_opts[] = {CONN_OPTS, O_CIRCUIT_ID, 0};
 
 /* Parses a query command's options (the shared ones, plus -c for preload); -1 to go on, else the
  * exit code. */
@@ -944,8 +905,7 @@ static int parse_query(conn_opts *c, const char **circuit, uint64_t timeout_ms, 
   conn_init(c, timeout_ms);
   for (int i = 1; i < argc; i++) {
     const char *k = argv[i], *v = NULL;
-    /* the circuit id last: only preload and evict take it */
-    int id = cli_next_opt(query_opts, CLI_NOPTS(query_opts) - !circuit, argc, argv, &i, &v);
+    int id = cli_next_opt(circuit ? circuit_query_opts : query_opts, argc, argv, &i, &v);
     if (id == CLI_MISSING) return 2;
     if (id == O_HELP) {
       printf("%s%s", usage, addr_help);
@@ -954,7 +914,7 @@ static int parse_query(conn_opts *c, const char **circuit, uint64_t timeout_ms, 
     if (id <= 0)
       return cli_fail(2, "unknown option '%s' for %s (see 'cuzk-bench %s --help')", k, argv[0],
                       argv[0]);
-    if (id == O_CIRCUIT) {
+    if (id == O_CIRCUIT_ID) {
       if (!*v) return cli_fail(2, "-c/--circuit-id: empty");
       *circuit = v;
     } else if (!conn_apply(c, id, v)) {
@@ -1116,9 +1076,8 @@ int cmd_metrics(int argc, char **argv) {
  */
 
 bool cli_client_global_opt(const char *arg) {
-  return !strcmp(arg, "-a") || !strcmp(arg, "--addr") || !strncmp(arg, "--addr=", 7) ||
-         !strcmp(arg, "--log-level") || !strncmp(arg, "--log-level=", 12) ||
-         !strcmp(arg, "--timeout-ms") || !strncmp(arg, "--timeout-ms=", 13);
+  static const int global_opts[] = {O_ADDR, O_TIMEOUT, O_LOG_LEVEL, 0};
+  return cli_is_opt(global_opts, arg);
 }
 
 int cmd_client_global(int argc, char **argv) {

@@ -44,19 +44,11 @@ int cmd_gen_vanilla(int argc, char **argv) {
   memset(ticket, 1, 32);
   memset(seed, 2, 32);
   bool envelope = false, kind_seen = false;
-  enum { O_HELP = 1, O_ENVELOPE, O_SIZE, O_PROOF, O_DATA, O_OUT, O_MINER, O_SECTOR, O_THREADS };
-  enum { O_TICKET = O_THREADS + 1, O_SEED };
-  static const cli_opt opts[] = {
-      CLI_FLAG("-h", "--help", O_HELP),       CLI_FLAG(NULL, "--envelope", O_ENVELOPE),
-      CLI_OPT(NULL, "--sector-size", O_SIZE), CLI_OPT(NULL, "--registered-proof", O_PROOF),
-      CLI_OPT(NULL, "--data", O_DATA),        CLI_OPT("-o", NULL, O_OUT),
-      CLI_OPT(NULL, "--miner-id", O_MINER),   CLI_OPT(NULL, "--sector-num", O_SECTOR),
-      CLI_OPT(NULL, "--threads", O_THREADS),  CLI_OPT(NULL, "--ticket", O_TICKET),
-      CLI_OPT(NULL, "--seed", O_SEED),
-  };
+  static const int opts[] = {O_HELP,  O_ENVELOPE,   O_SIZE,    O_PROOF,  O_DATA, O_OUT,
+                             O_MINER, O_SECTOR_NUM, O_THREADS, O_TICKET, O_SEED, 0};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v;
-    switch (cli_next_opt(opts, CLI_NOPTS(opts), argc, argv, &i, &v)) {
+    switch (cli_next_opt(opts, argc, argv, &i, &v)) {
     case O_HELP:
       fputs(usage, stdout);
       fputs(cli_post_gen_vanilla_usage, stdout);
@@ -75,7 +67,7 @@ int cmd_gen_vanilla(int argc, char **argv) {
     case O_MINER:
       if (!cli_u64(&miner, v)) return cli_fail(2, "--miner-id: not an unsigned integer: %s", v);
       break;
-    case O_SECTOR:
+    case O_SECTOR_NUM:
       if (!cli_u64(&sector_num, v)) return cli_fail(2, "--sector-num: not an integer: %s", v);
       break;
     case O_THREADS:

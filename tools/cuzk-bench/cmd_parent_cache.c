@@ -7,19 +7,13 @@
 #include "cuzk/pool.h"
 #include "cuzk/sdr_graph.h"
 
-enum { O_HELP = 1, O_SIZE, O_PROOF, O_OUT };
-static const cli_opt opts[] = {
-    CLI_FLAG("-h", "--help", O_HELP),
-    CLI_OPT(NULL, "--sector-size", O_SIZE),
-    CLI_OPT(NULL, "--registered-proof", O_PROOF),
-    CLI_OPT("-o", NULL, O_OUT),
-};
+static const int opts[] = {O_HELP, O_SIZE, O_PROOF, O_OUT, 0};
 
 int cmd_parent_cache(int argc, char **argv) {
   const char *size = NULL, *proof_arg = NULL, *out = NULL;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v;
-    switch (cli_next_opt(opts, CLI_NOPTS(opts), argc, argv, &i, &v)) {
+    switch (cli_next_opt(opts, argc, argv, &i, &v)) {
     case O_HELP:
       puts(
           "usage: cuzk-bench parent-cache --sector-size SIZE [--registered-proof ID|NAME] -o FILE\n"

@@ -75,48 +75,22 @@ typedef struct {
   uint8_t randomness[32];
 } gv_args;
 
-enum {
-  GV_HELP = 1,
-  GV_SYNTHETIC,
-  GV_SIZE,
-  GV_PROOF,
-  GV_DATA,
-  GV_OUT,
-  GV_RANDOMNESS,
-  GV_SECTORS,
-  GV_FIRST,
-  GV_MINER,
-  GV_THREADS,
-  GV_PARTITION,
-};
-
-static const cli_opt gv_opts[] = {
-    CLI_FLAG("-h", "--help", GV_HELP),
-    CLI_FLAG(NULL, "--synthetic", GV_SYNTHETIC),
-    CLI_OPT(NULL, "--sector-size", GV_SIZE),
-    CLI_OPT(NULL, "--registered-proof", GV_PROOF),
-    CLI_OPT(NULL, "--data", GV_DATA),
-    CLI_OPT("-o", NULL, GV_OUT),
-    CLI_OPT(NULL, "--randomness", GV_RANDOMNESS),
-    CLI_OPT(NULL, "--sectors", GV_SECTORS),
-    CLI_OPT(NULL, "--first-sector", GV_FIRST),
-    CLI_OPT(NULL, "--miner-id", GV_MINER),
-    CLI_OPT(NULL, "--threads", GV_THREADS),
-    CLI_OPT(NULL, "--partition-index", GV_PARTITION),
-};
+static const int gv_opts[] = {O_HELP,    O_SYNTHETIC,       O_SIZE,    O_PROOF,        O_DATA,
+                              O_OUT,     O_RANDOMNESS,      O_SECTORS, O_FIRST_SECTOR, O_MINER,
+                              O_THREADS, O_PARTITION_INDEX, 0};
 
 static int gv_number(gv_args *a, int id, const char *k, const char *v) {
   uint64_t x;
   if (!cli_u64(&x, v)) return cli_fail(2, "gen-vanilla: %s: not an unsigned integer: %s", k, v);
-  if (id == GV_SECTORS)
+  if (id == O_SECTORS)
     a->sectors = x, a->have_sectors = true;
-  else if (id == GV_FIRST)
+  else if (id == O_FIRST_SECTOR)
     a->first = x;
-  else if (id == GV_MINER)
+  else if (id == O_MINER)
     a->miner = x;
-  else if (id == GV_THREADS && x <= 1024)
+  else if (id == O_THREADS && x <= 1024)
     a->threads = x;
-  else if (id == GV_PARTITION && x <= UINT32_MAX)
+  else if (id == O_PARTITION_INDEX && x <= UINT32_MAX)
     a->partition = x;
   else
     return cli_fail(2, "gen-vanilla: bad option or value: %s %s", k, v);
@@ -131,29 +105,29 @@ static int gv_parse(gv_args *a, int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     const char *k = argv[i], *v;
     cuzk_post_type t;
-    int rc, id = cli_next_opt(gv_opts, CLI_NOPTS(gv_opts), argc, argv, &i, &v);
+    int rc, id = cli_next_opt(gv_opts, argc, argv, &i, &v);
     switch (id) {
-    case GV_HELP: fputs(cli_post_gen_vanilla_usage, stdout); return 0;
-    case GV_SYNTHETIC: a->synthetic = true; break;
+    case O_HELP: fputs(cli_post_gen_vanilla_usage, stdout); return 0;
+    case O_SYNTHETIC: a->synthetic = true; break;
     case CLI_ARG:
       if (a->kind || !cli_post_type(&t, v))
         return cli_fail(2, "gen-vanilla: unknown option '%s'\n%s", k, cli_post_gen_vanilla_usage);
       a->kind = v;
       break;
-    case GV_SIZE: a->size = v; break;
-    case GV_PROOF: a->proof_arg = v; break;
-    case GV_DATA: a->data_arg = v; break;
-    case GV_OUT: a->out = v; break;
-    case GV_RANDOMNESS:
+    case O_SIZE: a->size = v; break;
+    case O_PROOF: a->proof_arg = v; break;
+    case O_DATA: a->data_arg = v; break;
+    case O_OUT: a->out = v; break;
+    case O_RANDOMNESS:
       if (!cli_post_randomness(a->randomness, v))
         return cli_fail(2, "--randomness: expected 64 hex digits of a canonical field element "
                            "(below r: clear the top two bits of byte 31)");
       break;
-    case GV_SECTORS:
-    case GV_FIRST:
-    case GV_MINER:
-    case GV_THREADS:
-    case GV_PARTITION:
+    case O_SECTORS:
+    case O_FIRST_SECTOR:
+    case O_MINER:
+    case O_THREADS:
+    case O_PARTITION_INDEX:
       if ((rc = gv_number(a, id, k, v)) >= 0) return rc;
       break;
     case CLI_MISSING: return 2;
@@ -304,56 +278,33 @@ typedef struct {
   bool if_missing;
 } pa_args;
 
-/* The options, a bit each, and the ones each command takes (--if-missing is setup's). */
-enum {
-  PA_HELP = 1 << 0,
-  PA_KIND = 1 << 1,
-  PA_SIZE = 1 << 2,
-  PA_PROOF = 1 << 3,
-  PA_DIR = 1 << 4,
-  PA_REQUEST = 1 << 5,
-  PA_OUT = 1 << 6,
-  PA_PROOF_FILE = 1 << 7,
-  PA_INPUTS = 1 << 8,
-  PA_IF_MISSING = 1 << 9,
-  PA_SETUP = PA_HELP | PA_KIND | PA_SIZE | PA_PROOF | PA_DIR | PA_IF_MISSING,
-  PA_PROVE = PA_HELP | PA_DIR | PA_REQUEST | PA_OUT,
-  PA_VERIFY = PA_HELP | PA_DIR | PA_REQUEST | PA_PROOF_FILE | PA_INPUTS,
-};
+/* The options each command takes (--if-missing is setup's). */
+static const int pa_setup_opts[] = {O_HELP,        O_KIND,       O_SIZE, O_PROOF,
+                                    O_PARAM_CACHE, O_IF_MISSING, 0};
+static const int pa_prove_opts[] = {O_HELP, O_PARAM_CACHE, O_REQUEST, O_OUT, 0};
+static const int pa_verify_opts[] = {O_HELP,       O_PARAM_CACHE,  O_REQUEST,
+                                     O_PROOF_FILE, O_WRITE_INPUTS, 0};
 
-static const cli_opt pa_opts[] = {
-    CLI_FLAG("-h", "--help", PA_HELP),
-    CLI_OPT(NULL, "--kind", PA_KIND),
-    CLI_OPT(NULL, "--sector-size", PA_SIZE),
-    CLI_OPT(NULL, "--registered-proof", PA_PROOF),
-    CLI_OPT(NULL, "--param-cache", PA_DIR),
-    CLI_OPT(NULL, "--request", PA_REQUEST),
-    CLI_OPT("-o", NULL, PA_OUT),
-    CLI_OPT(NULL, "--proof", PA_PROOF_FILE),
-    CLI_OPT(NULL, "--write-inputs", PA_INPUTS),
-    CLI_FLAG(NULL, "--if-missing", PA_IF_MISSING),
-};
-
-/* Options of a command: allowed is a bit per option it takes. */
-static int pa_parse(pa_args *a, int argc, char **argv, const char *cmd, unsigned allowed,
+/* Options of a command: opts, the ones it takes. */
+static int pa_parse(pa_args *a, int argc, char **argv, const char *cmd, const int *opts,
                     const char *usage) {
   memset(a, 0, sizeof *a);
   a->dir = getenv("FIL_PROOFS_PARAMETER_CACHE");
   for (int i = 1; i < argc; i++) {
     const char *k = argv[i], *v;
-    int id = cli_next_opt(pa_opts, CLI_NOPTS(pa_opts), argc, argv, &i, &v);
+    int id = cli_next_opt(opts, argc, argv, &i, &v);
     if (id == CLI_MISSING) return 2;
-    switch (id > 0 && ((unsigned)id & allowed) ? id : 0) {
-    case PA_HELP: fputs(usage, stdout); return 0;
-    case PA_KIND: a->kind = v; break;
-    case PA_SIZE: a->size = v; break;
-    case PA_PROOF: a->proof = v; break;
-    case PA_DIR: a->dir = v; break;
-    case PA_REQUEST: a->request = v; break;
-    case PA_OUT: a->out = v; break;
-    case PA_PROOF_FILE: a->proof_file = v; break;
-    case PA_INPUTS: a->inputs = v; break;
-    case PA_IF_MISSING: a->if_missing = true; break;
+    switch (id) {
+    case O_HELP: fputs(usage, stdout); return 0;
+    case O_KIND: a->kind = v; break;
+    case O_SIZE: a->size = v; break;
+    case O_PROOF: a->proof = v; break;
+    case O_PARAM_CACHE: a->dir = v; break;
+    case O_REQUEST: a->request = v; break;
+    case O_OUT: a->out = v; break;
+    case O_PROOF_FILE: a->proof_file = v; break;
+    case O_WRITE_INPUTS: a->inputs = v; break;
+    case O_IF_MISSING: a->if_missing = true; break;
     default: return cli_fail(2, "%s: unknown option '%s' for PoSt\n%s", cmd, k, usage);
     }
   }
@@ -368,7 +319,7 @@ static int gen_params(const void *p, const char *dir, cuzk_pool *pool, double *g
 
 int cmd_post_setup(int argc, char **argv) {
   pa_args a;
-  int rc = pa_parse(&a, argc, argv, "setup", PA_SETUP, cli_post_setup_usage);
+  int rc = pa_parse(&a, argc, argv, "setup", pa_setup_opts, cli_post_setup_usage);
   if (rc >= 0) return rc;
   if (!a.size && !a.proof) return cli_fail(2, "setup: --sector-size is required");
   const cuzk_post_proof *p;
@@ -419,7 +370,7 @@ static void describe(char *out, size_t len, const bench_request *rq) {
 
 int cmd_post_prove(int argc, char **argv) {
   pa_args a;
-  int rc = pa_parse(&a, argc, argv, "prove", PA_PROVE, cli_post_prove_usage);
+  int rc = pa_parse(&a, argc, argv, "prove", pa_prove_opts, cli_post_prove_usage);
   if (rc >= 0) return rc;
   if (!a.request || !a.out) return cli_fail(2, "prove: --request and -o are required");
   double t_start = cli_now_s();
@@ -490,7 +441,7 @@ static int write_inputs(const char *path, const bench_request *rq) {
 
 int cmd_post_verify(int argc, char **argv) {
   pa_args a;
-  int rc = pa_parse(&a, argc, argv, "verify", PA_VERIFY, cli_post_verify_usage);
+  int rc = pa_parse(&a, argc, argv, "verify", pa_verify_opts, cli_post_verify_usage);
   if (rc >= 0) return rc;
   if (!a.request || !a.proof_file) return cli_fail(2, "verify: --request and --proof are required");
   bench_request rq;
@@ -532,38 +483,28 @@ typedef struct {
   uint8_t randomness[32];
 } vv_args;
 
-enum { VV_HELP = 1, VV_KIND, VV_PROOF, VV_SIZE, VV_VANILLA, VV_RANDOMNESS, VV_INDEX, VV_MINER };
-
-static const cli_opt vv_opts[] = {
-    CLI_FLAG("-h", "--help", VV_HELP),
-    CLI_OPT(NULL, "--kind", VV_KIND),
-    CLI_OPT(NULL, "--registered-proof", VV_PROOF),
-    CLI_OPT(NULL, "--sector-size", VV_SIZE),
-    CLI_OPT(NULL, "--vanilla", VV_VANILLA),
-    CLI_OPT(NULL, "--randomness", VV_RANDOMNESS),
-    CLI_OPT(NULL, "--sector-index", VV_INDEX),
-    CLI_OPT(NULL, "--miner-id", VV_MINER),
-};
+static const int vv_opts[] = {O_HELP,       O_KIND,         O_PROOF, O_SIZE, O_VANILLA,
+                              O_RANDOMNESS, O_SECTOR_INDEX, O_MINER, 0};
 
 static int vv_parse(vv_args *a, int argc, char **argv) {
   memset(a, 0, sizeof *a);
   cli_post_default_randomness(a->randomness);
   for (int i = 1; i < argc; i++) {
     const char *k = argv[i], *v;
-    switch (cli_next_opt(vv_opts, CLI_NOPTS(vv_opts), argc, argv, &i, &v)) {
-    case VV_HELP: fputs(cli_post_verify_vanilla_usage, stdout); return 0;
-    case VV_KIND: a->kind = v; break;
-    case VV_PROOF: a->proof = v; break;
-    case VV_SIZE: a->size = v; break;
-    case VV_VANILLA: a->path = v; break;
-    case VV_RANDOMNESS:
+    switch (cli_next_opt(vv_opts, argc, argv, &i, &v)) {
+    case O_HELP: fputs(cli_post_verify_vanilla_usage, stdout); return 0;
+    case O_KIND: a->kind = v; break;
+    case O_PROOF: a->proof = v; break;
+    case O_SIZE: a->size = v; break;
+    case O_VANILLA: a->path = v; break;
+    case O_RANDOMNESS:
       if (!cli_post_randomness(a->randomness, v))
         return cli_fail(2, "--randomness: expected 64 hex digits of a canonical field element");
       break;
-    case VV_INDEX:
+    case O_SECTOR_INDEX:
       if (!cli_u64(&a->sector_index, v)) return cli_fail(2, "--sector-index: bad value %s", v);
       break;
-    case VV_MINER:
+    case O_MINER:
       if (!cli_u64(&a->miner, v)) return cli_fail(2, "--miner-id: bad value %s", v);
       break;
     case CLI_MISSING: return 2;

@@ -11,21 +11,14 @@
 #include "cuzk/snap.h"
 #include "cuzk/stacked_circuit.h"
 
-enum { O_HELP = 1, O_NO_NNZ, O_SIZE, O_KIND, O_PROOF };
-static const cli_opt opts[] = {
-    CLI_FLAG("-h", "--help", O_HELP),
-    CLI_FLAG(NULL, "--no-nnz", O_NO_NNZ),
-    CLI_OPT(NULL, "--sector-size", O_SIZE),
-    CLI_OPT(NULL, "--kind", O_KIND),
-    CLI_OPT(NULL, "--registered-proof", O_PROOF),
-};
+static const int opts[] = {O_HELP, O_NO_NNZ, O_SIZE, O_KIND, O_PROOF, 0};
 
 int cmd_shape(int argc, char **argv) {
   const char *size = NULL, *proof_arg = NULL, *kind = "porep";
   bool nnz = true;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v;
-    switch (cli_next_opt(opts, CLI_NOPTS(opts), argc, argv, &i, &v)) {
+    switch (cli_next_opt(opts, argc, argv, &i, &v)) {
     case O_HELP:
       puts("usage: cuzk-bench shape [--kind porep|winning-post|window-post|snap] --sector-size "
            "SIZE\n"

@@ -53,19 +53,8 @@ typedef struct {
   uint64_t miner, sector, threads;
 } gv_args;
 
-enum { O_HELP = 1, O_KIND, O_SIZE, O_PROOF, O_DATA, O_OUT, O_MINER, O_SECTOR, O_THREADS };
-enum { O_IF_MISSING = O_THREADS + 1, O_PARAM_CACHE, O_REQUEST };
-
-static const cli_opt gv_opts[] = {
-    CLI_FLAG("-h", "--help", O_HELP),
-    CLI_OPT(NULL, "--sector-size", O_SIZE),
-    CLI_OPT(NULL, "--registered-proof", O_PROOF),
-    CLI_OPT(NULL, "--data", O_DATA),
-    CLI_OPT("-o", NULL, O_OUT),
-    CLI_OPT(NULL, "--miner-id", O_MINER),
-    CLI_OPT(NULL, "--sector-num", O_SECTOR),
-    CLI_OPT(NULL, "--threads", O_THREADS),
-};
+static const int gv_opts[] = {O_HELP,  O_SIZE,       O_PROOF,   O_DATA, O_OUT,
+                              O_MINER, O_SECTOR_NUM, O_THREADS, 0};
 
 static int gv_parse(gv_args *a, int argc, char **argv) {
   memset(a, 0, sizeof *a);
@@ -75,7 +64,7 @@ static int gv_parse(gv_args *a, int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     const char *k = argv[i], *v;
     uint64_t *num = NULL;
-    switch (cli_next_opt(gv_opts, CLI_NOPTS(gv_opts), argc, argv, &i, &v)) {
+    switch (cli_next_opt(gv_opts, argc, argv, &i, &v)) {
     case O_HELP: fputs(cli_snap_gen_vanilla_usage, stdout); return 0;
     case CLI_ARG:
       if (!strcmp(v, "snap")) continue;
@@ -85,7 +74,7 @@ static int gv_parse(gv_args *a, int argc, char **argv) {
     case O_DATA: a->data_arg = v; break;
     case O_OUT: a->out = v; break;
     case O_MINER: num = &a->miner; break;
-    case O_SECTOR: num = &a->sector; break;
+    case O_SECTOR_NUM: num = &a->sector; break;
     case O_THREADS: num = &a->threads; break;
     case CLI_MISSING: return 2;
     default:
@@ -186,14 +175,10 @@ static int gen_params(const void *p, const char *dir, cuzk_pool *pool, double *g
 int cmd_snap_setup(int argc, char **argv) {
   const char *size = NULL, *proof_arg = NULL, *dir = getenv("FIL_PROOFS_PARAMETER_CACHE");
   bool if_missing = false;
-  static const cli_opt opts[] = {
-      CLI_FLAG(NULL, "--if-missing", O_IF_MISSING),  CLI_OPT(NULL, "--kind", O_KIND),
-      CLI_OPT(NULL, "--sector-size", O_SIZE),        CLI_OPT(NULL, "--registered-proof", O_PROOF),
-      CLI_OPT(NULL, "--param-cache", O_PARAM_CACHE),
-  };
+  static const int opts[] = {O_IF_MISSING, O_KIND, O_SIZE, O_PROOF, O_PARAM_CACHE, 0};
   for (int i = 1; i < argc; i++) {
     const char *k = argv[i], *v;
-    switch (cli_next_opt(opts, CLI_NOPTS(opts), argc, argv, &i, &v)) {
+    switch (cli_next_opt(opts, argc, argv, &i, &v)) {
     case O_IF_MISSING: if_missing = true; break;
     case O_KIND: break; /* snap: how we got here */
     case O_SIZE: size = v; break;
@@ -221,11 +206,10 @@ int cmd_snap_setup(int argc, char **argv) {
 /* ---- verify-vanilla --kind snap ------------------------------------------------------------ */
 int cmd_snap_verify_vanilla(int argc, char **argv) {
   const char *path = NULL;
-  static const cli_opt opts[] = {CLI_OPT(NULL, "--kind", O_KIND),
-                                 CLI_OPT(NULL, "--request", O_REQUEST)};
+  static const int opts[] = {O_KIND, O_REQUEST, 0};
   for (int i = 1; i < argc; i++) {
     const char *k = argv[i], *v;
-    switch (cli_next_opt(opts, CLI_NOPTS(opts), argc, argv, &i, &v)) {
+    switch (cli_next_opt(opts, argc, argv, &i, &v)) {
     case O_KIND: break; /* snap: how we got here */
     case O_REQUEST: path = v; break;
     case CLI_MISSING: return 2;

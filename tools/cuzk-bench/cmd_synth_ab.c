@@ -417,41 +417,14 @@ int cmd_synth_ab(int argc, char **argv) {
   if (!r) return cli_fail(1, "out of memory");
   int rc = 2;
   char *copies[2] = {NULL, NULL};
-  enum {
-    O_HELP = 1,
-    O_SHAPE_ONLY,
-    O_C1,
-    O_A,
-    O_B,
-    O_COUNTER,
-    O_JSON,
-    O_MIN_EFFECT,
-    O_SHARED, /* synth-only's, passed on to both sides */
-    O_PAIRS,
-    O_WARMUP,
-  };
-  static const cli_opt opts[] = {
-      CLI_FLAG("-h", "--help", O_HELP),
-      CLI_FLAG(NULL, "--shape-only", O_SHAPE_ONLY),
-      CLI_OPT(NULL, "--c1", O_C1),
-      CLI_OPT(NULL, "--a", O_A),
-      CLI_OPT(NULL, "--b", O_B),
-      CLI_OPT(NULL, "--counter", O_COUNTER),
-      CLI_OPT(NULL, "--json", O_JSON),
-      CLI_OPT(NULL, "--min-effect", O_MIN_EFFECT),
-      CLI_OPT(NULL, "--partition", O_SHARED),
-      CLI_OPT(NULL, "--sector-num", O_SHARED),
-      CLI_OPT(NULL, "--miner-id", O_SHARED),
-      CLI_OPT(NULL, "--mode", O_SHARED),
-      CLI_OPT(NULL, "--lc-inline", O_SHARED),
-      CLI_OPT("-i", "--pairs", O_PAIRS),
-      CLI_OPT(NULL, "--warmup", O_WARMUP),
-  };
+  static const int opts[] = {
+      O_HELP,      O_SHAPE_ONLY, O_C1,    O_A,    O_B,         O_COUNTER, O_JSON,   O_MIN_EFFECT,
+      O_PARTITION, O_SECTOR_NUM, O_MINER, O_MODE, O_LC_INLINE, O_PAIRS,   O_WARMUP, 0};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v;
     char *end;
     uint64_t x;
-    int at = i, id = cli_next_opt(opts, CLI_NOPTS(opts), argc, argv, &i, &v);
+    int at = i, id = cli_next_opt(opts, argc, argv, &i, &v);
     if (id == O_HELP) {
       fputs(usage, stdout);
       rc = 0;
@@ -475,7 +448,11 @@ int cmd_synth_ab(int argc, char **argv) {
         goto done;
       }
       break;
-    case O_SHARED: /* as given: "--mode V" or "--mode=V" */
+    case O_PARTITION: /* synth-only's, passed on to both sides as given: "--mode V", "--mode=V" */
+    case O_SECTOR_NUM:
+    case O_MINER:
+    case O_MODE:
+    case O_LC_INLINE:
       r->shared[r->nshared++] = a;
       if (i > at) r->shared[r->nshared++] = v;
       break;

@@ -135,46 +135,20 @@ static const char usage[] =
     "partitions (EmptySectorUpdateCircuit); wall = request parse and checks (its vanilla proofs\n"
     "verified natively) + synthesis.\n";
 
-enum {
-  O_HELP = 1,
-  O_PERF,
-  O_SHAPE_ONLY,
-  O_C1,
-  O_REQUEST,
-  O_PERF_JSON,
-  O_MODE,
-  O_PARTITION,
-  O_SECTOR,
-  O_MINER,
-  O_ITERS,
-  O_LC_INLINE,
-};
-
-static const cli_opt opts[] = {
-    CLI_FLAG("-h", "--help", O_HELP),
-    CLI_FLAG(NULL, "--perf", O_PERF),
-    CLI_FLAG(NULL, "--shape-only", O_SHAPE_ONLY),
-    CLI_OPT(NULL, "--c1", O_C1),
-    CLI_OPT(NULL, "--request", O_REQUEST),
-    CLI_OPT(NULL, "--perf-json", O_PERF_JSON),
-    CLI_OPT(NULL, "--mode", O_MODE),
-    CLI_OPT(NULL, "--partition", O_PARTITION),
-    CLI_OPT(NULL, "--sector-num", O_SECTOR),
-    CLI_OPT(NULL, "--miner-id", O_MINER),
-    CLI_OPT("-i", "--iterations", O_ITERS),
-    CLI_OPT(NULL, "--lc-inline", O_LC_INLINE),
-};
+static const int opts[] = {O_HELP, O_PERF,      O_SHAPE_ONLY, O_C1,    O_REQUEST,    O_PERF_JSON,
+                           O_MODE, O_PARTITION, O_SECTOR_NUM, O_MINER, O_ITERATIONS, O_LC_INLINE,
+                           0};
 
 static int so_number(so_args *a, int id, const char *k, const char *v) {
   uint64_t x;
   if (!cli_u64(&x, v)) return cli_fail(2, "synth-only: %s: not an unsigned integer: %s", k, v);
   if (id == O_PARTITION && x < 1000)
     a->partition = (int)x, a->porep_opts = true;
-  else if (id == O_SECTOR)
+  else if (id == O_SECTOR_NUM)
     a->sector = x, a->porep_opts = true;
   else if (id == O_MINER)
     a->miner = x, a->porep_opts = true;
-  else if (id == O_ITERS && x >= 1 && x <= 100000)
+  else if (id == O_ITERATIONS && x >= 1 && x <= 100000)
     a->iters = x;
   else if (id == O_LC_INLINE && x <= CUZK_LC_INLINE_MAX)
     a->lc_inline = x;
@@ -188,7 +162,7 @@ static int so_parse(so_args *a, int argc, char **argv) {
       .mode_s = "prove", .sector = 1, .miner = 1000, .iters = 1, .lc_inline = 2, .partition = -1};
   for (int i = 1; i < argc; i++) {
     const char *k = argv[i], *v;
-    int rc, id = cli_next_opt(opts, CLI_NOPTS(opts), argc, argv, &i, &v);
+    int rc, id = cli_next_opt(opts, argc, argv, &i, &v);
     switch (id) {
     case O_HELP: fputs(usage, stdout); return 0;
     case O_PERF: a->perf = true; break;
@@ -198,9 +172,9 @@ static int so_parse(so_args *a, int argc, char **argv) {
     case O_PERF_JSON: a->json_path = v, a->perf = true; break;
     case O_MODE: a->mode_s = v; break;
     case O_PARTITION:
-    case O_SECTOR:
+    case O_SECTOR_NUM:
     case O_MINER:
-    case O_ITERS:
+    case O_ITERATIONS:
     case O_LC_INLINE:
       if ((rc = so_number(a, id, k, v)) >= 0) return rc;
       break;

@@ -18,11 +18,10 @@ int cmd_verify_vanilla(int argc, char **argv) {
   if (cli_snap_form(argc, argv)) return cmd_snap_verify_vanilla(argc, argv);
   if (post && !help) return cmd_post_verify_vanilla(argc, argv);
   const char *path = NULL;
-  enum { O_HELP = 1, O_C1 };
-  static const cli_opt opts[] = {CLI_FLAG("-h", "--help", O_HELP), CLI_OPT(NULL, "--c1", O_C1)};
+  static const int opts[] = {O_HELP, O_C1, 0};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v;
-    switch (cli_next_opt(opts, CLI_NOPTS(opts), argc, argv, &i, &v)) {
+    switch (cli_next_opt(opts, argc, argv, &i, &v)) {
     case O_C1: path = v; break;
     case O_HELP:
       puts("usage: cuzk-bench verify-vanilla --c1 FILE\n"
