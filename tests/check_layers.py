@@ -24,7 +24,7 @@ RANK = {"util": 0, "field": 1, "curve": 2, "pairing": 3, "msm": 4, "ntt": 4, "ha
 PUBLIC = {"pool.h": "util", "prom.h": "util", "file_map.h": "util", "errmsg.h": "util",
           "cpu.h": "util", "field.h": "field", "curve.h": "curve", "pairing.h": "pairing",
           "msm.h": "msm", "ntt.h": "ntt", "sha256.h": "hashes", "poseidon.h": "hashes",
-          "r1cs.h": "r1cs", "gadgets.h": "r1cs", "groth16.h": "groth16", "porep.h": "porep",
+          "r1cs.h": "r1cs", "gadgets.h": "r1cs", "pce.h": "r1cs", "groth16.h": "groth16", "porep.h": "porep",
           "post.h": "post", "snap.h": "snap", "bincode.h": "porep", "sdr_graph.h": "porep",
           "seal.h": "porep", "c1.h": "porep", "stacked_circuit.h": "porep", "c2.h": "porep",
           "engine.h": "engine", "server.h": "server", "rpc.h": "server",

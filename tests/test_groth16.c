@@ -209,6 +209,30 @@ static void test_circuit(int kind, cuzk_pool *pool) {
     CHECK_MSG(memcmp(&single, &bp[i], sizeof single) == 0, "batch proof %d != single", i);
     cuzk_cs_destroy(one);
   }
+  { /* from pre-compiled constraints: the same proof bytes as PROVE mode, batch and single */
+    cuzk_cs *rec = make(CUZK_CS_RECORD, &c);
+    cuzk_pce *pce = NULL;
+    CHECK(rec && cuzk_cs_finish(rec) == CUZK_R1CS_OK && cuzk_pce_create(&pce, rec) == CUZK_R1CS_OK);
+    cuzk_cs *wit[3];
+    for (int i = 0; i < 3; i++) {
+      wit[i] = make(CUZK_CS_WITNESS, &cb[i]);
+      if (wit[i]) cuzk_cs_finish(wit[i]);
+    }
+    cuzk_g16_proof pp[3];
+    CHECK(pce && cuzk_g16_prove_pce(pp, wit, 3, pce, p, &fo, NULL) == CUZK_G16_OK);
+    uint8_t x[CUZK_G16_PROOF_BYTES], y[CUZK_G16_PROOF_BYTES];
+    for (int i = 0; i < 3; i++) {
+      cuzk_g16_proof_write(x, &bp[i]);
+      cuzk_g16_proof_write(y, &pp[i]);
+      CHECK_MSG(memcmp(x, y, sizeof x) == 0, "circuit %d: pre-compiled proof %d differs", kind, i);
+    }
+    /* a PROVE-mode system is not a witness for it, nor a witness of another shape */
+    CHECK(cuzk_g16_prove_pce(pp, &bcs[0], 1, pce, p, &fo, NULL) == CUZK_G16_ESYNTH);
+    for (int i = 0; i < 3; i++)
+      cuzk_cs_destroy(wit[i]);
+    cuzk_pce_free(pce);
+    cuzk_cs_destroy(rec);
+  }
   const cuzk_fr *ins[3];
   for (int i = 0; i < 3; i++) {
     CHECK_MSG(verify(p, &bp[i], cb[i].pub, cb[i].npub), "circuit %d batch %d", kind, i);

@@ -23,6 +23,7 @@
 #include "cuzk/r1cs.h"
 #include "cuzk/seal.h"
 #include "cuzk/stacked_circuit.h"
+#include "pce_check.h"
 #include "porep/c1.h"
 #include "rng.h"
 
@@ -319,6 +320,18 @@ static void rec_check_free(rec_check *rc) {
   free(rc->v);
 }
 
+typedef struct {
+  const cuzk_stacked_config *cfg;
+  const cuzk_c1 *c1;
+} porep_ctx;
+
+static bool synth_porep(cuzk_cs *cs, void *ctx, bool values) {
+  const porep_ctx *p = ctx;
+  char msg[256];
+  return cuzk_stacked_synthesize(cs, p->cfg, values ? p->c1 : NULL, 0, msg, sizeof msg) ==
+         CUZK_POREP_OK;
+}
+
 static void test_real_2k(cuzk_pool *pool) {
   sealed s;
   if (!seal_2k(&s, 5, pool)) return;
@@ -338,6 +351,10 @@ static void test_real_2k(cuzk_pool *pool) {
   cuzk_cs_result wr;
   memset(&wr, 0, sizeof wr);
   if (wit) cuzk_cs_result_get(wit, &wr);
+  double tp = now_s(); /* the pre-compiled evaluator gives PROVE mode's a, b, c and densities */
+  porep_ctx pc = {&cfg, s.c1};
+  pce_check("StackedDrg2KiBV1_1", synth_porep, &pc, pool);
+  printf("  2KiB pre-compiled evaluator check: %.2f s\n", now_s() - tp);
 
   if (getenv("CUZK_TEST_POREP_CIRCUIT_SKIP_CHECK")) {
     printf("  2KiB CHECK skipped (CUZK_TEST_POREP_CIRCUIT_SKIP_CHECK)\n");

@@ -21,6 +21,7 @@
 #include "check.h"
 #include "cuzk/gadgets.h"
 #include "cuzk/post.h"
+#include "pce_check.h"
 #include "rng.h"
 
 static const struct {
@@ -272,7 +273,13 @@ static void test_satisfied(void) {
   cuzk_cs_destroy(cs);
 }
 
-/* The same circuit in every mode: RECORD, WITNESS and PROVE give SHAPE's counts. */
+static bool synth_post(cuzk_cs *cs, void *ctx, bool values) {
+  const cuzk_post_request *rq = ctx;
+  return cuzk_post_synthesize(cs, rq->proof, values ? rq : NULL, NULL, 0) == CUZK_POST_OK;
+}
+
+/* The same circuit in every mode: RECORD, WITNESS and PROVE give SHAPE's counts; the pre-compiled
+ * evaluator gives PROVE mode's a, b, c and densities. */
 static void test_modes(void) {
   cuzk_post_request rq;
   int both[2] = {0, 1};
@@ -291,7 +298,13 @@ static void test_modes(void) {
     CHECK_MSG(!memcmp(first, got, sizeof got), "mode %s", cuzk_cs_mode_name(modes[m]));
     cuzk_cs_destroy(cs);
   }
+  pce_check("WindowPoSt 2KiB", synth_post, &rq, NULL);
   cuzk_post_request_free(&rq);
+  int one[1] = {0};
+  if (make_request(&rq, 0, one, 1, 0)) {
+    pce_check("WinningPoSt 2KiB", synth_post, &rq, NULL);
+    cuzk_post_request_free(&rq);
+  }
 }
 
 int main(void) {

@@ -17,6 +17,7 @@
 
 #include "check.h"
 #include "cuzk/snap.h"
+#include "pce_check.h"
 #include "rng.h"
 
 static void test_counts(bool fast) {
@@ -105,6 +106,11 @@ static int satisfied(const cuzk_snap_request *rq) {
   return sat;
 }
 
+static bool synth_snap(cuzk_cs *cs, void *ctx, bool values) {
+  const cuzk_snap_request *rq = ctx;
+  return cuzk_snap_synthesize(cs, rq->proof, values ? rq : NULL, 0, NULL, 0) == CUZK_SNAP_OK;
+}
+
 static void test_satisfied(void) {
   cuzk_snap_request rq;
   if (!make_request(&rq)) return;
@@ -136,6 +142,8 @@ static void test_satisfied(void) {
               cuzk_cs_mode_name(modes[m]));
     cuzk_cs_destroy(cs);
   }
+  /* the pre-compiled evaluator gives PROVE mode's a, b, c and densities */
+  pce_check("EmptySectorUpdate 2KiB", synth_snap, &rq, NULL);
   cuzk_snap_request_free(&rq);
 }
 

@@ -20,6 +20,7 @@
 #include "cuzk/curve.h"
 #include "cuzk/field.h"
 #include "cuzk/file_map.h"
+#include "cuzk/pce.h"
 #include "cuzk/pool.h"
 #include "cuzk/r1cs.h"
 
@@ -179,6 +180,12 @@ typedef struct {
 cuzk_g16_err cuzk_g16_prove(cuzk_g16_proof *proofs, cuzk_cs *const *cs, size_t n,
                             const cuzk_g16_params *params, const cuzk_g16_prove_opts *opts,
                             cuzk_g16_timings *timings);
+/* The same from pre-compiled constraints (cuzk/pce.h): witness[i] holds circuit i synthesized in
+ * WITNESS mode and finished, pce the circuit's recorded matrices; a, b, c are computed from them
+ * straight into the prover's vectors. Proofs equal cuzk_g16_prove's for the same r, s. */
+cuzk_g16_err cuzk_g16_prove_pce(cuzk_g16_proof *proofs, cuzk_cs *const *witness, size_t n,
+                                const cuzk_pce *pce, const cuzk_g16_params *params,
+                                const cuzk_g16_prove_opts *opts, cuzk_g16_timings *timings);
 
 /* ---- verifier (docs/spec/groth16.md §5) ------------------------------------------------------ */
 typedef struct cuzk_g16_pvk cuzk_g16_pvk;

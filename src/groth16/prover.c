@@ -9,12 +9,14 @@
  * The bases are the parameter set's, shared read-only by every proof.
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "cuzk/groth16.h"
 #include "cuzk/msm.h"
 #include "cuzk/ntt.h"
+#include "cuzk/pce.h"
 #include "cuzk/pool.h"
 #include "groth16/g16_internal.h"
 
@@ -58,21 +60,26 @@ static cuzk_g16_err msm_err(cuzk_msm_err e) {
   return CUZK_G16_EINVAL;
 }
 
-/* One circuit: H and the MSMs into the accumulators, then the assembly into *proof. */
-static cuzk_g16_err prove_one(cuzk_g16_proof *proof, const cuzk_cs_result *w, size_t m,
-                              cuzk_fr *bufs[3], const cuzk_g16_params *p, const cuzk_fr *r,
-                              const cuzk_fr *s, const cuzk_msm_opts *mo, const _Atomic int *cancel,
-                              cuzk_g16_timings *t) {
+/* One circuit: H and the MSMs into the accumulators, then the assembly into *proof. a, b, c
+ * come from w (PROVE mode) or, with pce, from the pre-compiled matrices times w's witness. */
+static cuzk_g16_err prove_one(cuzk_g16_proof *proof, const cuzk_cs_result *w, const cuzk_pce *pce,
+                              size_t m, cuzk_fr *bufs[3], const cuzk_g16_params *p,
+                              const cuzk_fr *r, const cuzk_fr *s, const cuzk_msm_opts *mo,
+                              const _Atomic int *cancel, cuzk_g16_timings *t) {
 #define STAGE_END                                           \
   do {                                                      \
     if (cuzk_cancelled(cancel)) return CUZK_G16_ECANCELLED; \
   } while (0)
   double t0 = now_s();
   /* a, b, c zero-padded to the domain; cuzk_ntt_h leaves h's coefficients in bufs[0] */
-  const cuzk_fr *abc[3] = {w->a, w->b, w->c};
-  for (int k = 0; k < 3; k++) {
-    memcpy(bufs[k], abc[k], w->num_constraints * sizeof(cuzk_fr));
-    memset(bufs[k] + w->num_constraints, 0, (m - w->num_constraints) * sizeof(cuzk_fr));
+  if (pce) {
+    cuzk_pce_eval(pce, w->inputs, w->aux, bufs, m, mo->pool, mo->max_workers);
+  } else {
+    const cuzk_fr *abc[3] = {w->a, w->b, w->c};
+    for (int k = 0; k < 3; k++) {
+      memcpy(bufs[k], abc[k], w->num_constraints * sizeof(cuzk_fr));
+      memset(bufs[k] + w->num_constraints, 0, (m - w->num_constraints) * sizeof(cuzk_fr));
+    }
   }
   cuzk_ntt_err ne =
       cuzk_ntt_h_cancellable(bufs[0], bufs[1], bufs[2], m, mo->pool, mo->max_workers, cancel);
@@ -161,28 +168,20 @@ static cuzk_g16_err prove_one(cuzk_g16_proof *proof, const cuzk_cs_result *w, si
 #undef STAGE_END
 }
 
-cuzk_g16_err cuzk_g16_prove(cuzk_g16_proof *proofs, cuzk_cs *const *cs, size_t n,
-                            const cuzk_g16_params *p, const cuzk_g16_prove_opts *opts,
-                            cuzk_g16_timings *timings) {
+/* The batch: ws[i] is circuit i's prover view (num_constraints with the per-input constraints),
+ * all of one shape matching the parameters. */
+static cuzk_g16_err prove_batch(cuzk_g16_proof *proofs, const cuzk_cs_result *ws, size_t n,
+                                const cuzk_pce *pce, const cuzk_g16_params *p,
+                                const cuzk_g16_prove_opts *opts, cuzk_g16_timings *timings,
+                                double t_start) {
   cuzk_g16_timings t;
   memset(&t, 0, sizeof t);
-  double t_start = now_s();
-  if (!proofs || !cs || !p || n == 0) return CUZK_G16_EINVAL;
-  for (size_t i = 0; i < n; i++)
-    if (!cs[i] || cuzk_cs_mode_of(cs[i]) != CUZK_CS_PROVE || cuzk_cs_error(cs[i]))
-      return CUZK_G16_ESYNTH;
   if (cuzk_g1_affine_is_infinity(&p->vk.delta_g1) || cuzk_g2_affine_is_infinity(&p->vk.delta_g2))
     return CUZK_G16_EIDENTITY;
-
-  /* the per-input constraints, then one shape for the whole batch, matching the parameters */
   prove_shape sh = {0};
   for (size_t i = 0; i < n; i++) {
-    cuzk_cs_enforce_input_constraints(cs[i]);
-    if (cuzk_cs_error(cs[i])) return CUZK_G16_ESYNTH;
-    cuzk_cs_result r;
-    cuzk_cs_result_get(cs[i], &r);
     prove_shape si;
-    shape_get(&si, &r);
+    shape_get(&si, &ws[i]);
     if (i == 0)
       sh = si;
     else if (memcmp(&si, &sh, sizeof sh) != 0)
@@ -209,13 +208,54 @@ cuzk_g16_err cuzk_g16_prove(cuzk_g16_proof *proofs, cuzk_cs *const *cs, size_t n
     } else if ((e = random_fr(&r)) || (e = random_fr(&s))) {
       break;
     }
-    cuzk_cs_result w;
-    cuzk_cs_result_get(cs[i], &w);
-    e = prove_one(&proofs[i], &w, m, bufs, p, &r, &s, &mo, opts ? opts->cancel : NULL, &t);
+    e = prove_one(&proofs[i], &ws[i], pce, m, bufs, p, &r, &s, &mo, opts ? opts->cancel : NULL, &t);
   }
   for (int k = 0; k < 3; k++)
     cuzk_buffer_put(bufs[k]);
   t.total_s = now_s() - t_start;
   if (timings) *timings = t;
+  return e;
+}
+
+cuzk_g16_err cuzk_g16_prove(cuzk_g16_proof *proofs, cuzk_cs *const *cs, size_t n,
+                            const cuzk_g16_params *p, const cuzk_g16_prove_opts *opts,
+                            cuzk_g16_timings *timings) {
+  double t_start = now_s();
+  if (!proofs || !cs || !p || n == 0) return CUZK_G16_EINVAL;
+  for (size_t i = 0; i < n; i++)
+    if (!cs[i] || cuzk_cs_mode_of(cs[i]) != CUZK_CS_PROVE || cuzk_cs_error(cs[i]))
+      return CUZK_G16_ESYNTH;
+  cuzk_cs_result *ws = malloc(n * sizeof *ws);
+  if (!ws) return CUZK_G16_ENOMEM;
+  cuzk_g16_err e = CUZK_G16_OK;
+  for (size_t i = 0; i < n && !e; i++) { /* the per-input constraints, as bellperson appends them */
+    cuzk_cs_enforce_input_constraints(cs[i]);
+    if (cuzk_cs_error(cs[i]))
+      e = CUZK_G16_ESYNTH;
+    else
+      cuzk_cs_result_get(cs[i], &ws[i]);
+  }
+  if (!e) e = prove_batch(proofs, ws, n, NULL, p, opts, timings, t_start);
+  free(ws);
+  return e;
+}
+
+cuzk_g16_err cuzk_g16_prove_pce(cuzk_g16_proof *proofs, cuzk_cs *const *witness, size_t n,
+                                const cuzk_pce *pce, const cuzk_g16_params *p,
+                                const cuzk_g16_prove_opts *opts, cuzk_g16_timings *timings) {
+  double t_start = now_s();
+  if (!proofs || !witness || !pce || !p || n == 0) return CUZK_G16_EINVAL;
+  cuzk_cs_result *ws = malloc(n * sizeof *ws);
+  if (!ws) return CUZK_G16_ENOMEM;
+  cuzk_g16_err e = CUZK_G16_OK;
+  for (size_t i = 0; i < n && !e; i++) {
+    if (!witness[i] || cuzk_cs_mode_of(witness[i]) != CUZK_CS_WITNESS ||
+        cuzk_cs_error(witness[i]) || cuzk_pce_result(pce, witness[i], &ws[i]))
+      e = CUZK_G16_ESYNTH;
+    else /* the evaluator appends the per-input constraints */
+      ws[i].num_constraints += ws[i].num_inputs;
+  }
+  if (!e) e = prove_batch(proofs, ws, n, pce, p, opts, timings, t_start);
+  free(ws);
   return e;
 }

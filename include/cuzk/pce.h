@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
+/*
+ * Pre-compiled constraint evaluation (docs/r1cs.md "Pre-compiled constraints"). The matrices of a
+ * circuit never change from one proof to the next, only its witness: record them once (a
+ * RECORD-mode synthesis), then for every proof synthesize the witness alone (WITNESS mode) and
+ * compute a = A·z, b = B·z, c = C·z by sparse matrix-vector products on the pool, straight into
+ * the prover's domain-sized vectors. The density bitmaps the witness-aware MSMs need depend on the
+ * matrices' column pattern only, so they are computed once too.
+ *
+ * Storage per term: a 4-byte column and a 2-byte index into the circuit's dictionary of distinct
+ * coefficients (most are ±1 and powers of two; Poseidon's constants add a few hundred), against
+ * 36 bytes for a column and a full field element.
+ */
+#ifndef CUZK_PCE_H
+#define CUZK_PCE_H
+
+#include "cuzk/pool.h"
+#include "cuzk/r1cs.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct cuzk_pce cuzk_pce;
+
+/* From a RECORD-mode system after cuzk_cs_finish. ETOOBIG if the matrices hold more than 65,535
+ * distinct coefficients; EMODE for another mode or an unfinished system. */
+cuzk_r1cs_err cuzk_pce_create(cuzk_pce **out, const cuzk_cs *record);
+void cuzk_pce_free(cuzk_pce *p);
+
+/* The recorded circuit's counts (ONE included in inputs; constraints without the per-input ones
+ * the prover appends) and the bytes the evaluator holds. */
+size_t cuzk_pce_num_inputs(const cuzk_pce *p);
+size_t cuzk_pce_num_aux(const cuzk_pce *p);
+size_t cuzk_pce_num_constraints(const cuzk_pce *p);
+size_t cuzk_pce_num_coefficients(const cuzk_pce *p); /* the dictionary's size */
+size_t cuzk_pce_bytes(const cuzk_pce *p);
+
+/* The prover's view of a circuit: the witness of `witness` (a finished WITNESS-mode system of the
+ * same circuit) with p's densities; a, b, c stay NULL (cuzk_pce_eval fills them where the prover
+ * wants them). EINVAL if the counts differ from p's. */
+cuzk_r1cs_err cuzk_pce_result(const cuzk_pce *p, const cuzk_cs *witness, cuzk_cs_result *out);
+
+/* out[k][i] for k = A, B, C: row i of the matrix times z = [inputs, aux], for the recorded rows,
+ * then the per-input constraints (a = input i, b = c = 0: bellperson's order, as
+ * cuzk_cs_enforce_input_constraints appends them), then zeros up to len (the domain size).
+ * len must be at least rows + num_inputs. Rows are split over the pool (NULL: this thread). */
+void cuzk_pce_eval(const cuzk_pce *p, const cuzk_fr *inputs, const cuzk_fr *aux, cuzk_fr *out[3],
+                   size_t len, cuzk_pool *pool, unsigned max_workers);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
+/*
+ * The pre-compiled constraint evaluator against PROVE mode (cuzk/pce.h), for one circuit: the
+ * evaluator recorded from a RECORD-mode synthesis, applied to a WITNESS-mode synthesis's witness,
+ * must give PROVE mode's a, b, c bit for bit — followed by the per-input constraints
+ * (cuzk_cs_enforce_input_constraints) and zeros to the domain — and PROVE mode's density bitmaps
+ * and counts. Used by the circuit tests of every proof kind.
+ */
+#ifndef CUZK_TESTS_PCE_CHECK_H
+#define CUZK_TESTS_PCE_CHECK_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "cuzk/pce.h"
+
+/* Synthesizes the circuit into cs; with_values: the witness too (WITNESS, PROVE). */
+typedef bool (*pce_synth_fn)(cuzk_cs *cs, void *ctx, bool with_values);
+
+static cuzk_cs *pce_check_run(cuzk_cs_mode mode, pce_synth_fn f, void *ctx) {
+  cuzk_cs_opts o;
+  cuzk_cs_opts_default(&o, mode);
+  cuzk_cs *cs = NULL;
+  if (cuzk_cs_create(&cs, &o) != CUZK_R1CS_OK) return NULL;
+  if (!f(cs, ctx, mode != CUZK_CS_RECORD) || cuzk_cs_error(cs)) {
+    cuzk_cs_destroy(cs);
+    return NULL;
+  }
+  return cs;
+}
+
+static bool pce_density_eq(const cuzk_density *x, const cuzk_density *y) {
+  if (x->len != y->len || x->count != y->count) return false;
+  for (size_t i = 0; i < x->len; i++)
+    if (cuzk_density_get(x, i) != cuzk_density_get(y, i)) return false;
+  return true;
+}
+
+/* Returns the evaluator's dictionary size (0 on failure, reported). */
+static size_t pce_check(const char *what, pce_synth_fn f, void *ctx, cuzk_pool *pool) {
+  cuzk_cs *rec = pce_check_run(CUZK_CS_RECORD, f, ctx);
+  cuzk_cs *wit = pce_check_run(CUZK_CS_WITNESS, f, ctx);
+  cuzk_cs *prv = pce_check_run(CUZK_CS_PROVE, f, ctx);
+  cuzk_pce *pce = NULL;
+  size_t dict = 0;
+  if (!rec || !wit || !prv) {
+    CHECK_MSG(false, "%s: synthesis failed", what);
+    goto done;
+  }
+  cuzk_cs_finish(rec);
+  cuzk_cs_finish(wit);
+  cuzk_r1cs_err e = cuzk_pce_create(&pce, rec);
+  if (e) {
+    CHECK_MSG(false, "%s: cuzk_pce_create: %s", what, cuzk_r1cs_strerror(e));
+    goto done;
+  }
+  cuzk_cs_result rp, rw;
+  cuzk_cs_result_get(prv, &rp); /* the densities before the prover appends input constraints */
+  CHECK_MSG(cuzk_pce_result(pce, wit, &rw) == CUZK_R1CS_OK, "%s: cuzk_pce_result", what);
+  CHECK_MSG(pce_density_eq(&rp.a_aux, &rw.a_aux) && pce_density_eq(&rp.b_input, &rw.b_input) &&
+                pce_density_eq(&rp.b_aux, &rw.b_aux),
+            "%s: densities differ from PROVE mode", what);
+  cuzk_cs_enforce_input_constraints(prv);
+  cuzk_cs_result_get(prv, &rp);
+  size_t rows = rp.num_constraints, len = rows + 5;
+  CHECK_MSG(rows == cuzk_pce_num_constraints(pce) + cuzk_pce_num_inputs(pce),
+            "%s: %zu rows in PROVE mode, %zu + %zu recorded", what, rows,
+            cuzk_pce_num_constraints(pce), cuzk_pce_num_inputs(pce));
+  cuzk_fr *out[3];
+  for (int k = 0; k < 3; k++)
+    out[k] = malloc(len * sizeof(cuzk_fr));
+  if (out[0] && out[1] && out[2] && rows == cuzk_pce_num_constraints(pce) + rw.num_inputs) {
+    for (int k = 0; k < 3; k++)
+      memset(out[k], 0xa5, len * sizeof(cuzk_fr)); /* the padding must be written */
+    cuzk_pce_eval(pce, rw.inputs, rw.aux, out, len, pool, 0);
+    const cuzk_fr *abc[3] = {rp.a, rp.b, rp.c};
+    size_t bad = 0, pad = 0;
+    for (int k = 0; k < 3; k++) {
+      bad += memcmp(out[k], abc[k], rows * sizeof(cuzk_fr)) != 0;
+      for (size_t i = rows; i < len; i++)
+        pad += !cuzk_fr_is_zero(&out[k][i]);
+    }
+    CHECK_MSG(bad == 0 && pad == 0, "%s: a, b, c differ from PROVE mode in %zu of 3 (%zu padding)",
+              what, bad, pad);
+  }
+  for (int k = 0; k < 3; k++)
+    free(out[k]);
+  dict = cuzk_pce_num_coefficients(pce);
+  printf("%s: evaluator %zu constraints, %zu distinct coefficients, %.1f MB (%.1f B/constraint)\n",
+         what, cuzk_pce_num_constraints(pce), dict, cuzk_pce_bytes(pce) / 1e6,
+         (double)cuzk_pce_bytes(pce) / (double)cuzk_pce_num_constraints(pce));
+done:
+  cuzk_pce_free(pce);
+  cuzk_cs_destroy(rec);
+  cuzk_cs_destroy(wit);
+  cuzk_cs_destroy(prv);
+  return dict;
+}
+
+#endif
