@@ -358,3 +358,21 @@ bool cli_write_inputs(const char *path, const cuzk_fr *in, size_t n) {
   bool ok = !ferror(f);
   return fclose(f) == 0 && ok;
 }
+
+int cli_load_params(cli_prover *pr, const char *cmd, const char *base) {
+  char msg[1024];
+  memset(pr, 0, sizeof *pr);
+  pr->pool = cli_pool(0);
+  double t0 = cli_now_s();
+  if (cuzk_g16_params_load(base, pr->pool, &pr->params, &pr->pvk, msg, sizeof msg))
+    return cli_fail(1, "%s: %s", cmd, msg);
+  pr->load_s = cli_now_s() - t0;
+  return -1;
+}
+
+void cli_prover_free(cli_prover *pr) {
+  cuzk_g16_pvk_free(pr->pvk);
+  cuzk_g16_params_free(pr->params);
+  cuzk_pool_destroy(pr->pool);
+  memset(pr, 0, sizeof *pr);
+}

@@ -176,6 +176,17 @@ bool cli_write_file(const char *path, const uint8_t *data, size_t len);
 /* The worker pool of a command: `threads` workers, 0 = one per online CPU; NULL if it cannot be
  * created (the library then runs on the calling thread). */
 cuzk_pool *cli_pool(unsigned threads);
+/* prove's start: the worker pool (all CPUs) and the parameters at base with their prepared
+ * verifying key, timed; cli_prover_free undoes it. */
+typedef struct {
+  cuzk_pool *pool;
+  cuzk_g16_params *params;
+  cuzk_g16_pvk *pvk;
+  double load_s;
+} cli_prover;
+/* -1 on success, else the exit code after a message naming cmd. */
+int cli_load_params(cli_prover *pr, const char *cmd, const char *base);
+void cli_prover_free(cli_prover *pr);
 /* Monotonic clock in seconds, for the timings the commands print. */
 double cli_now_s(void);
 /* Writes s as a JSON string literal (quotes and backslashes escaped, control bytes dropped). */

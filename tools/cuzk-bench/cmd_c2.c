@@ -136,13 +136,8 @@ int cmd_prove(int argc, char **argv) {
   if (cuzk_c2_check(&ctx, a.have_miner ? &a.sector : NULL, msg, sizeof msg))
     return cli_fail(1, "prove: %s: %s", a.c1, msg);
   double t_check = cli_now_s() - t_start;
-  cuzk_pool *pool = cli_pool(0);
-  cuzk_g16_params *params;
-  cuzk_g16_pvk *pvk;
-  double t0 = cli_now_s();
-  if (cuzk_g16_params_load(base, pool, &params, &pvk, msg, sizeof msg))
-    return cli_fail(1, "prove: %s", msg);
-  double t_load = cli_now_s() - t0;
+  cli_prover pr;
+  if ((rc = cli_load_params(&pr, "prove", base)) >= 0) return rc;
   unsigned parts = ctx.partitions, first = 0, last = parts;
   if (a.partition >= 0) {
     if ((unsigned)a.partition >= parts) return cli_fail(2, "prove: --partition out of range");
@@ -155,7 +150,7 @@ int cmd_prove(int argc, char **argv) {
   cuzk_cs_opts_default(&o, CUZK_CS_PROVE);
   cuzk_cs *cs;
   if (!out || !proofs || cuzk_cs_create(&cs, &o)) return cli_fail(1, "out of memory");
-  printf("%s: C1 checked in %.2f s, parameters loaded in %.2f s\n", p->name, t_check, t_load);
+  printf("%s: C1 checked in %.2f s, parameters loaded in %.2f s\n", p->name, t_check, pr.load_s);
   for (unsigned k = first; k < last; k++) {
     cuzk_cs_reset(cs);
     double s0 = cli_now_s();
@@ -163,9 +158,9 @@ int cmd_prove(int argc, char **argv) {
       return cli_fail(1, "prove: partition %u: %s", k, msg);
     double synth = cli_now_s() - s0;
     cuzk_g16_timings t;
-    cuzk_g16_prove_opts po = {pool, 0, NULL, NULL, NULL};
+    cuzk_g16_prove_opts po = {pr.pool, 0, NULL, NULL, NULL};
     cuzk_g16_err e;
-    if ((e = cuzk_g16_prove(&proofs[k - first], &cs, 1, params, &po, &t)))
+    if ((e = cuzk_g16_prove(&proofs[k - first], &cs, 1, pr.params, &po, &t)))
       return cli_fail(1, "prove: partition %u: %s", k, cuzk_g16_strerror(e));
     cuzk_g16_proof_write(out + (size_t)(k - first) * CUZK_G16_PROOF_BYTES, &proofs[k - first]);
     printf("partition %u: synth %.2f s, H %.2f s, MSM H %.2f L %.2f A %.2f B1 %.2f B2 %.2f s, "
@@ -176,7 +171,7 @@ int cmd_prove(int argc, char **argv) {
   /* seal_commit_phase2 ends with verify_seal: a proof that does not verify is an error. */
   double v0 = cli_now_s();
   bool ok = false;
-  if (cuzk_c2_verify(&ok, NULL, &ctx, pvk, proofs, first, last - first))
+  if (cuzk_c2_verify(&ok, NULL, &ctx, pr.pvk, proofs, first, last - first))
     return cli_fail(1, "prove: verification failed to run");
   if (!ok)
     return cli_fail(1, "prove: the proof does not verify (inconsistent C1 or parameters); "
@@ -189,10 +184,8 @@ int cmd_prove(int argc, char **argv) {
   free(out);
   free(proofs);
   cuzk_cs_destroy(cs);
-  cuzk_g16_pvk_free(pvk);
-  cuzk_g16_params_free(params);
+  cli_prover_free(&pr);
   cuzk_c1_free(c1);
-  cuzk_pool_destroy(pool);
   return 0;
 }
 

@@ -381,22 +381,18 @@ int cmd_post_prove(int argc, char **argv) {
   if (!bench_request_param_base(base, sizeof base, a.dir, &rq))
     return cli_fail(1, "prove: path too long");
   double t_check = cli_now_s() - t_start;
-  cuzk_pool *pool = cli_pool(0);
-  cuzk_g16_params *params;
-  cuzk_g16_pvk *pvk;
-  double t0 = cli_now_s();
-  if (cuzk_g16_params_load(base, pool, &params, &pvk, msg, sizeof msg))
-    return cli_fail(1, "prove: %s", msg);
+  cli_prover pr;
+  if ((rc = cli_load_params(&pr, "prove", base)) >= 0) return rc;
   describe(what, sizeof what, &rq);
   printf("%s: request checked in %.2f s (%s), parameters loaded in %.2f s\n", rq.name, t_check,
-         what, cli_now_s() - t0);
+         what, pr.load_s);
   cuzk_g16_proof proofs[CUZK_SNAP_MAX_PARTITIONS];
   for (unsigned k = 0; k < rq.partitions; k++)
-    if ((rc = prove_one(&proofs[k], &rq, k, params, pool)) >= 0) return rc;
+    if ((rc = prove_one(&proofs[k], &rq, k, pr.params, pr.pool)) >= 0) return rc;
   /* as PoRep's prove: a proof that does not verify is an error, and nothing is written */
   double v0 = cli_now_s();
   bool ok = false;
-  if (!bench_request_verify(&ok, &rq, pvk, proofs))
+  if (!bench_request_verify(&ok, &rq, pr.pvk, proofs))
     return cli_fail(1, "prove: verification failed to run");
   if (!ok)
     return cli_fail(1, "prove: the proof does not verify (inconsistent request or parameters); "
@@ -409,10 +405,8 @@ int cmd_post_prove(int argc, char **argv) {
   if (!cli_write_file(a.out, out, n)) return cli_fail(1, "prove: cannot write %s", a.out);
   printf("verified in %.2f s; wrote %s (%zu bytes); total %.2f s\n", t_verify, a.out, n,
          cli_now_s() - t_start);
-  cuzk_g16_pvk_free(pvk);
-  cuzk_g16_params_free(params);
+  cli_prover_free(&pr);
   bench_request_free(&rq);
-  cuzk_pool_destroy(pool);
   return 0;
 }
 
