@@ -141,6 +141,10 @@ typedef struct {
    * go back to the system (docs/engine.md "Memory given back"): back-to-back jobs reuse them,
    * an idle daemon does not hold gigabytes. 0 = at once; CUZK_ENGINE_IDLE_KEEP = never. */
   unsigned idle_release_ms;
+  /* Synthesis of a partition: the witness only, with a, b, c from the circuit's matrices recorded
+   * once per parameter set (true, the default: docs/r1cs.md "Pre-compiled constraints"), or every
+   * linear combination built again (false: PROVE mode, kept for A/B). */
+  bool precompiled;
   bool verify_proofs; /* check every PoRep proof before answering (seal_commit_phase2's
                          verify_seal); on by default */
   cuzk_log_fn log;

@@ -44,6 +44,7 @@ void cuzk_engine_config_default(cuzk_engine_config *c) {
   c->batch_wait_ms = 0;
   c->result_ttl_s = 3600;
   c->idle_release_ms = 30000;
+  c->precompiled = true;
   c->verify_proofs = true;
   c->warm_budget = CUZK_ENGINE_WARM_AUTO;
   c->log_level = CUZK_LOG_INFO;

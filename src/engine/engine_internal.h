@@ -18,6 +18,7 @@
 #include "cuzk/engine.h"
 #include "cuzk/file_map.h"
 #include "cuzk/groth16.h"
+#include "cuzk/pce.h"
 #include "cuzk/pool.h"
 #include "cuzk/prom.h"
 #include "cuzk/r1cs.h"
@@ -37,6 +38,9 @@ typedef struct {
   /* writes TEST parameters into dir; false with msg */
   bool (*setup_test)(const void *arg, const char *dir, cuzk_pool *pool, double *gen_s, char *msg,
                      size_t len);
+  /* the circuit without a witness into cs (RECORD mode: its matrices for the pre-compiled
+   * evaluator); false with msg */
+  bool (*blank)(const void *arg, cuzk_cs *cs, char *msg, size_t len);
 } eng_circuit;
 
 /* One proof kind: all that the scheduler, the SRS manager and the workers know of it. Every
@@ -62,21 +66,23 @@ typedef struct {
 /* The five registered sector sizes' circuits of a kind, "<prefix>-2k" ... "<prefix>-64g"; ids[i]
  * is the registered proof id that stands for size i (the circuits' arg). */
 #define ENG_KIB UINT64_C(1024)
-#define ENG_CIRCUITS_BY_SIZE(prefix, ids, param_base, setup_test)                               \
-  {                                                                                             \
-    {prefix "-2k", 2 * ENG_KIB, &(ids)[0], param_base, setup_test},                             \
-        {prefix "-8m", 8 * ENG_KIB * ENG_KIB, &(ids)[1], param_base, setup_test},               \
-        {prefix "-512m", 512 * ENG_KIB * ENG_KIB, &(ids)[2], param_base, setup_test},           \
-        {prefix "-32g", 32 * ENG_KIB * ENG_KIB * ENG_KIB, &(ids)[3], param_base, setup_test}, { \
-      prefix "-64g", 64 * ENG_KIB *ENG_KIB *ENG_KIB, &(ids)[4], param_base, setup_test          \
-    }                                                                                           \
+#define ENG_CIRCUITS_BY_SIZE(prefix, ids, param_base, setup_test, blank)                             \
+  {                                                                                                  \
+    {prefix "-2k", 2 * ENG_KIB, &(ids)[0], param_base, setup_test, blank},                           \
+        {prefix "-8m", 8 * ENG_KIB * ENG_KIB, &(ids)[1], param_base, setup_test, blank},             \
+        {prefix "-512m", 512 * ENG_KIB * ENG_KIB, &(ids)[2], param_base, setup_test, blank},         \
+        {prefix "-32g", 32 * ENG_KIB * ENG_KIB * ENG_KIB, &(ids)[3], param_base, setup_test, blank}, \
+    {                                                                                                \
+      prefix "-64g", 64 * ENG_KIB *ENG_KIB *ENG_KIB, &(ids)[4], param_base, setup_test, blank        \
+    }                                                                                                \
   }
 #define ENG_N_SIZES 5
 
-/* A kind's param_base and setup_test for circuits whose arg points at a registered proof id:
- * LOOKUP(&p, id) finds the proof of type T (0 = found), BASE(out, len, dir, p) names its files
- * and SETUP(p, dir, pool, gen_s, msg, len) generates them (0 = done). */
-#define ENG_DEFINE_PARAM_FNS(T, LOOKUP, BASE, SETUP)                                       \
+/* A kind's param_base, setup_test and blank for circuits whose arg points at a registered proof
+ * id: LOOKUP(&p, id) finds the proof of type T (0 = found), BASE(out, len, dir, p) names its
+ * files, SETUP(p, dir, pool, gen_s, msg, len) generates them and BLANK(cs, p, msg, len)
+ * synthesizes the circuit without a witness (0 = done). */
+#define ENG_DEFINE_PARAM_FNS(T, LOOKUP, BASE, SETUP, BLANK)                                \
   static bool param_base(char *out, size_t len, const char *dir, const void *arg) {        \
     const T *p;                                                                            \
     return !LOOKUP(&p, *(const unsigned *)arg) && BASE(out, len, dir, p);                  \
@@ -85,6 +91,10 @@ typedef struct {
                          char *msg, size_t len) {                                          \
     const T *p;                                                                            \
     return !LOOKUP(&p, *(const unsigned *)arg) && !SETUP(p, dir, pool, gen_s, msg, len);   \
+  }                                                                                        \
+  static bool blank(const void *arg, cuzk_cs *cs, char *msg, size_t len) {                 \
+    const T *p;                                                                            \
+    return !LOOKUP(&p, *(const unsigned *)arg) && !BLANK(cs, p, msg, len);                 \
   }
 
 /* Helpers of the kinds' prepare (kinds.c). The circuit of circuits[0..n) for sector_bytes, or
@@ -122,6 +132,7 @@ typedef struct {
   double last_used;        /* LRU */
   uint64_t part_bytes;     /* admission cost of one partition: estimated, then measured */
   bool part_measured;
+  cuzk_pce *pce; /* with precompiled: the recorded matrices, made with params, freed with them */
 } srs_set;
 #define ENG_MAX_SRS 24
 

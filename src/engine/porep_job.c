@@ -19,10 +19,17 @@ typedef struct {
  * and synthetic prove with the same circuit and parameters). */
 static const unsigned proof_ids[] = {5, 6, 7, 8, 9};
 
+/* the StackedCircuit of p's size without a witness (every partition has this shape) */
+static int porep_blank(cuzk_cs *cs, const cuzk_seal_proof *p, char *msg, size_t len) {
+  cuzk_stacked_config cfg;
+  if (cuzk_stacked_config_from_proof(&cfg, p->id)) return -1;
+  return cuzk_stacked_synthesize(cs, &cfg, NULL, 0, msg, len);
+}
+
 ENG_DEFINE_PARAM_FNS(cuzk_seal_proof, cuzk_seal_proof_by_id, cuzk_c2_param_base,
-                     cuzk_c2_setup_test_params)
+                     cuzk_c2_setup_test_params, porep_blank)
 static const eng_circuit circuits[] =
-    ENG_CIRCUITS_BY_SIZE("porep", proof_ids, param_base, setup_test);
+    ENG_CIRCUITS_BY_SIZE("porep", proof_ids, param_base, setup_test, blank);
 
 static void free_work(void *work) {
   porep_work *w = work;

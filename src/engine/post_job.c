@@ -17,12 +17,16 @@
 static const unsigned winning_ids[] = {0, 1, 2, 3, 4};
 static const unsigned window_ids[] = {10, 11, 12, 13, 14};
 
+static int post_blank(cuzk_cs *cs, const cuzk_post_proof *p, char *msg, size_t len) {
+  return cuzk_post_synthesize(cs, p, NULL, msg, len);
+}
+
 ENG_DEFINE_PARAM_FNS(cuzk_post_proof, cuzk_post_proof_by_id, cuzk_post_param_base,
-                     cuzk_post_setup_test_params)
+                     cuzk_post_setup_test_params, post_blank)
 static const eng_circuit winning_circuits[] =
-    ENG_CIRCUITS_BY_SIZE("winning", winning_ids, param_base, setup_test);
+    ENG_CIRCUITS_BY_SIZE("winning", winning_ids, param_base, setup_test, blank);
 static const eng_circuit window_circuits[] =
-    ENG_CIRCUITS_BY_SIZE("wpost", window_ids, param_base, setup_test);
+    ENG_CIRCUITS_BY_SIZE("wpost", window_ids, param_base, setup_test, blank);
 
 static void free_work(void *work) {
   cuzk_post_request *rq = work;

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#ifdef __GLIBC__ /* defined by the headers above */
+#ifdef __GLIBC__    /* defined by the headers above */
 #include <malloc.h> /* malloc_trim */
 #endif
 
@@ -100,6 +100,35 @@ static bool load_warm(cuzk_engine *e, srs_set *s, cuzk_file_map *m, const char *
   return ok;
 }
 
+/* The circuit's matrices for the pre-compiled evaluator: a RECORD-mode synthesis of the blank
+ * circuit, compacted (docs/r1cs.md "Pre-compiled constraints"). NULL with msg on failure. */
+static cuzk_pce *record_pce(cuzk_engine *e, const srs_set *s, char *msg, size_t len) {
+  double t0 = eng_now();
+  cuzk_cs_opts o;
+  cuzk_cs_opts_default(&o, CUZK_CS_RECORD);
+  cuzk_cs *cs = NULL;
+  cuzk_pce *pce = NULL;
+  cuzk_r1cs_err r = cuzk_cs_create(&cs, &o);
+  if (!r && !s->circ->blank(s->circ->arg, cs, msg, len)) {
+    cuzk_cs_destroy(cs);
+    return NULL;
+  }
+  if (!r) r = cuzk_cs_finish(cs);
+  if (!r) r = cuzk_pce_create(&pce, cs);
+  cuzk_cs_destroy(cs);
+  if (r) {
+    snprintf(msg, len, "%s: recording the constraint matrices: %s", s->circ->id,
+             cuzk_r1cs_strerror(r));
+    return NULL;
+  }
+  eng_log(e, CUZK_LOG_INFO, NULL,
+          "%s: constraint matrices recorded in %.2f s (%zu constraints, %zu coefficients, %.1f "
+          "MiB)",
+          s->circ->id, eng_now() - t0, cuzk_pce_num_constraints(pce),
+          cuzk_pce_num_coefficients(pce), (double)cuzk_pce_bytes(pce) / 1048576.0);
+  return pce;
+}
+
 bool eng_srs_acquire(cuzk_engine *e, srs_set *s, double *load_s, char *msg, size_t len) {
   *load_s = 0;
   pthread_mutex_lock(&e->mu);
@@ -133,6 +162,12 @@ bool eng_srs_acquire(cuzk_engine *e, srs_set *s, double *load_s, char *msg, size
     pvk = NULL;
   }
   if (!from_warm || stale) ok = load(e, s, &params, &pvk, &used, msg, len);
+  cuzk_pce *pce = NULL; /* recorded with every load: it lives and goes with the parameters */
+  if (ok && e->cfg.precompiled && !(pce = record_pce(e, s, msg, len))) {
+    cuzk_g16_params_free(params);
+    cuzk_g16_pvk_free(pvk);
+    ok = false;
+  }
   *load_s = eng_now() - t0;
 
   pthread_mutex_lock(&e->mu);
@@ -140,8 +175,9 @@ bool eng_srs_acquire(cuzk_engine *e, srs_set *s, double *load_s, char *msg, size
   if (ok) {
     s->params = params;
     s->pvk = pvk;
+    s->pce = pce;
     s->loaded_base = used;
-    s->bytes = cuzk_g16_params_size(params);
+    s->bytes = cuzk_g16_params_size(params) + (pce ? cuzk_pce_bytes(pce) : 0);
     e->srs_bytes += s->bytes;
     s->refs++;
     s->last_used = eng_now();
@@ -196,6 +232,8 @@ void eng_give_back_memory(void) {
 static void unload(cuzk_engine *e, srs_set *s) {
   cuzk_g16_params_free(s->params);
   s->params = NULL;
+  cuzk_pce_free(s->pce);
+  s->pce = NULL;
   /* give the memory back to the system: the vectors went to the buffer cache (for the next
    * load), and malloc keeps freed heap pages unless asked */
   eng_give_back_memory();

@@ -23,7 +23,8 @@
 static cuzk_cs *take_cs(cuzk_engine *e) {
   if (e->n_free_cs) return e->free_cs[--e->n_free_cs];
   cuzk_cs_opts o;
-  cuzk_cs_opts_default(&o, CUZK_CS_PROVE);
+  /* pre-compiled: the witness only, a, b, c come from the set's recorded matrices */
+  cuzk_cs_opts_default(&o, e->cfg.precompiled ? CUZK_CS_WITNESS : CUZK_CS_PROVE);
   cuzk_cs *cs = NULL;
   if (cuzk_cs_create(&cs, &o) != CUZK_R1CS_OK) return NULL;
   return cs;
@@ -340,6 +341,7 @@ void *eng_prove_main(void *arg) {
     for (unsigned i = 0; i < live; i++)
       css[i] = batch[i]->cs;
     const cuzk_g16_params *params = batch[0]->job->srs->params;
+    const cuzk_pce *pce = batch[0]->job->srs->pce;
     /* one job: its cancel flag stops the prover between stages; a batch runs to its end */
     const _Atomic int *cancel = live == 1 ? &batch[0]->job->cancel : NULL;
     e->prove_active++;
@@ -350,7 +352,8 @@ void *eng_prove_main(void *arg) {
 
     double t0 = eng_now();
     cuzk_g16_prove_opts po = {e->pool, 0, NULL, NULL, cancel};
-    cuzk_g16_err err = cuzk_g16_prove(proofs, css, live, params, &po, NULL);
+    cuzk_g16_err err = pce ? cuzk_g16_prove_pce(proofs, css, live, pce, params, &po, NULL)
+                           : cuzk_g16_prove(proofs, css, live, params, &po, NULL);
     double dt = eng_now() - t0;
 
     pthread_mutex_lock(&e->mu);

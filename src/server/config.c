@@ -62,6 +62,7 @@ const char cuzk_config_default_toml[] = "# cuzk built-in configuration (used whe
                                         "\n"
                                         "[synthesis]\n"
                                         "threads = 0\n"
+                                        "mode = \"pce\"\n"
                                         "\n"
                                         "[pipeline]\n"
                                         "synthesis_workers = 0\n"
@@ -384,6 +385,15 @@ static bool set_policy(const keydef *d, loader *L, const char *key, const cuzk_t
   return true;
 }
 
+/* synthesis.mode: "pce" (pre-compiled constraints, the default) or "prove" (PROVE mode) */
+static bool set_synthesis(const keydef *d, loader *L, const char *key, const cuzk_toml_value *v) {
+  static const char *const words[] = {"pce", "prove", NULL};
+  int k;
+  if (!set_word(L, key, v, words, &k)) return false;
+  *FIELD(bool) = k == 1;
+  return true;
+}
+
 static bool set_level(const keydef *d, loader *L, const char *key, const cuzk_toml_value *v) {
   static const char *const words[] = {"trace", "debug", "info", "warn", "error", NULL};
   int k;
@@ -556,6 +566,7 @@ static const keydef keys[] = {
     {"scheduler", "max_queued_bytes", set_budget, OFF(max_queued_bytes), 0, UINT64_MAX},
     {"scheduler", "max_results", set_uint, OFF(max_results), 0, CUZK_ENGINE_MAX_RESULTS},
     {"synthesis", "threads", set_uint, OFF(threads), 0, 1024},
+    {"synthesis", "mode", set_synthesis, OFF(synthesis_prove_mode), 0, 0},
     {"pipeline", "synthesis_workers", set_uint, OFF(synthesis_workers), 0,
      CUZK_ENGINE_MAX_SYNTH_WORKERS},
     {"pipeline", "prove_workers", set_uint, OFF(prove_workers), 1, CUZK_ENGINE_MAX_PROVE_WORKERS},

@@ -74,7 +74,8 @@ typedef struct {
   uint64_t max_queued_bytes; /* waiting inputs; 0 = auto (1/8 of physical memory) */
   unsigned max_results;      /* ended results kept; 0 = the engine's default (10000) */
   /* [synthesis] */
-  unsigned threads; /* worker pool size; 0 = all CPUs */
+  unsigned threads;          /* worker pool size; 0 = all CPUs */
+  bool synthesis_prove_mode; /* synthesis.mode = "prove": no pre-compiled constraints */
   /* [pipeline] */
   unsigned synthesis_workers; /* 0 = auto (from partition_budget) */
   unsigned prove_workers;

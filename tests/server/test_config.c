@@ -42,7 +42,7 @@ static void test_defaults(void) {
   CHECK(c.safety_margin == 5 * GIB);
   CHECK(c.eviction_min_idle_ms == 300000 && c.idle_release_ms == 30000);
   CHECK(c.max_batch_size == 1 && c.max_batch_wait_ms == 10000);
-  CHECK(c.threads == 0);
+  CHECK(c.threads == 0 && !c.synthesis_prove_mode);
   CHECK(c.synthesis_workers == 0 && c.prove_workers == 1 && c.queue_depth == 2);
   CHECK(c.log_level == CUZK_CFG_INFO && c.log_format == CUZK_LOG_TEXT);
 
@@ -79,6 +79,7 @@ static const char full[] = "[daemon]\n"
                            "max_batch_wait_ms = 0\n"
                            "[synthesis]\n"
                            "threads = 64\n"
+                           "mode = \"prove\"\n"
                            "[pipeline]\n"
                            "synthesis_workers = 12\n"
                            "prove_workers = 2\n"
@@ -115,7 +116,7 @@ static void test_full_file(void) {
   CHECK(c.warm_budget == 0); /* "0": no WARM tier (unlike the other budgets, 0 is allowed) */
   CHECK(c.eviction_min_idle_ms == 600000 && c.idle_release_ms == 120000);
   CHECK(c.max_batch_size == 3 && c.max_batch_wait_ms == 0);
-  CHECK(c.threads == 64);
+  CHECK(c.threads == 64 && c.synthesis_prove_mode);
   CHECK(c.synthesis_workers == 12 && c.prove_workers == 2 && c.queue_depth == 4);
   CHECK(c.log_level == CUZK_CFG_DEBUG && c.log_format == CUZK_LOG_JSON);
 
@@ -429,7 +430,7 @@ static void test_example(const char *path) {
     keys += line[0] != '[';
   }
   fclose(f);
-  CHECK(keys == 32);
+  CHECK(keys == 34);
 }
 
 /* Every integer key at its bounds: min and max are accepted and stored, min - 1 and max + 1 are

@@ -325,6 +325,15 @@ def main():
     if not a.fast:
         c.warm_up()
     held = c.hold_queue()
+    # awaited from now on, so their results outlive the result bound whatever ends first
+    held_res = [None] * len(held)
+
+    def await_held(i):
+        held_res[i] = u.AwaitProof(pb.AwaitProofRequest(job_id=held[i]))
+
+    waiters = [threading.Thread(target=await_held, args=(i,)) for i in range(len(held))]
+    for t in waiters:
+        t.start()
     before = rss_stable(d.p.pid)
     small, refusals = c.flood(45, 100, pb.LOW, "low")
     count_refusals = refusals.get((grpc.StatusCode.RESOURCE_EXHAUSTED, "queue full"), [0, ""])
@@ -353,9 +362,10 @@ def main():
             u.CancelProof(pb.CancelProofRequest(job_id=j))
         except grpc.RpcError as e:  # ended (not a C1) and its result already forgotten
             check(e.code() == grpc.StatusCode.NOT_FOUND, f"cancel {j}: {e.code()}")
-    for j, args in zip(held, (["--c1", c.c1_path], ["--request", c.wpost_path],
-                              ["--request", c.wpost_path])):
-        res = u.AwaitProof(pb.AwaitProofRequest(job_id=j))
+    for t in waiters:
+        t.join()
+    for res, args in zip(held_res, (["--c1", c.c1_path], ["--request", c.wpost_path],
+                                    ["--request", c.wpost_path])):
         if a.fast:
             check(res.status in (Done.CANCELLED, Done.COMPLETED), f"a held job: {res.status}")
         else:
