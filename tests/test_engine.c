@@ -181,8 +181,8 @@ static void test_two_proofs(cuzk_engine *e, const char *dir, const sector *a, co
   for (int i = 0; i < 200 && !log_has("cached prover memory given back"); i++)
     sleep_ms(50);
   uint64_t idle = rss_bytes();
-  printf("test_engine: RSS %.0f MB when the proofs ended, %.0f MB after idle_release\n",
-         busy / 1e6, idle / 1e6);
+  printf("test_engine: RSS %.0f MB when the proofs ended, %.0f MB after idle_release\n", busy / 1e6,
+         idle / 1e6);
   CHECK_MSG(log_has("cached prover memory given back") && idle + 200000000u < busy,
             "RSS %.0f MB when the proofs ended, %.0f MB after idle_release", busy / 1e6,
             idle / 1e6);
@@ -284,6 +284,8 @@ static void test_srs(cuzk_engine *e) {
   CHECK(cuzk_engine_evict(e, "porep-2k", &was, &freed) == CUZK_ENGINE_OK);
   CHECK(cuzk_engine_preload(e, "porep-2k", &already, &ms, msg, sizeof msg) == CUZK_ENGINE_OK);
   CHECK(!already);
+  /* loading records the circuit's matrices for the pre-compiled evaluator (the default) */
+  CHECK(log_has("porep-2k: constraint matrices recorded in"));
   CHECK(cuzk_engine_preload(e, "porep-2k", &already, &ms, msg, sizeof msg) == CUZK_ENGINE_OK);
   CHECK(already && ms == 0);
   cuzk_engine_status st;

@@ -172,6 +172,8 @@ int main(int argc, char **argv) {
   c.generate_test_params = false; /* the fixture made them */
   c.batch_max = 2;
   c.batch_wait_ms = 3000; /* the second job's partition is on its way: wait for it */
+  c.precompiled = false;  /* PROVE mode (synthesis.mode = "prove"): the other engine tests and the
+                             daemon's run the default pre-compiled path */
   c.log = on_log;
   c.log_level = CUZK_LOG_DEBUG;
   cuzk_engine *e = NULL;
