@@ -1,8 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT OR Apache-2.0
 # PoSt end to end through cuzk-bench. For 2 KiB WinningPoSt and WindowPoSt: gen-vanilla -> setup
-# --if-missing (into PARAM_DIR, shared with the other tests) -> prove -> verify, the proof also
-# accepted by the independent @noble/curves verifier; refused: a flipped proof byte, the proof
+# --if-missing (into PARAM_DIR, shared with the other tests) -> prove (pre-compiled constraints,
+# and --synthesis prove) -> verify, the proof also accepted by the independent @noble/curves
+# verifier; --deterministic SEED gives the same bytes across thread counts and synthesis modes,
+# another seed other bytes; refused: a flipped proof byte, the proof
 # against another request (other randomness). Refused before proving (prove exits 1, names the
 # fault, writes nothing) and by verify-vanilla: a flipped comm_c byte, a flipped path index, a
 # 31-byte randomness, a Winning registered proof in a Window request, swapped Window sectors; the
@@ -31,18 +33,24 @@ setup() { # setup KIND SIZE HASH: parameters present or generated, with Filecoin
   vk=$P/v28-proof-of-spacetime-fallback-merkletree-poseidon_hasher-$3.vk
   [ -s "$vk" ] || fail "$1 $2: no $vk"
 }
-proves() { # proves REQUEST: prove, verify, noble (with the vk of the last setup)
-  "$B" prove --request "$1" --param-cache "$P" -o "$D/proof.bin"
-  [ "$(wc -c <"$D/proof.bin")" -eq 192 ] || fail "$1: proof size"
-  "$B" verify --request "$1" --param-cache "$P" --proof "$D/proof.bin" --write-inputs "$D/in.txt" |
-    grep -q "partition 0: valid" || fail "$1: proof rejected"
+proves() { # proves REQUEST [PROVE ARGS]: prove, verify, noble (with the vk of the last setup)
+  r=$1
+  shift
+  "$B" prove --request "$r" --param-cache "$P" -o "$D/proof.bin" "$@"
+  [ "$(wc -c <"$D/proof.bin")" -eq 192 ] || fail "$r: proof size"
+  "$B" verify --request "$r" --param-cache "$P" --proof "$D/proof.bin" --write-inputs "$D/in.txt" |
+    grep -q "partition 0: valid" || fail "$r: proof rejected"
   [ -z "$NODE" ] || "$NODE" "$MJS" "$vk" "$D/proof.bin" "$D/in.txt" --expect accept ||
-    fail "$1: noble rejected the proof"
+    fail "$r: noble rejected the proof"
 }
 R2=0707070707070707070707070707070707070707070707070707070707070707
 
 "$B" --help | grep -q "gen-vanilla winning-post|window-post" || fail "cuzk-bench --help"
 "$B" prove --help | grep -q -- "--request FILE" || fail "prove --help"
+rejects "--synthesis with another word" "--synthesis: pce or prove, not fast" \
+  "$B" prove --request x.json --param-cache "$P" --synthesis fast -o "$D/x.bin"
+rejects "--deterministic without a number" "--deterministic: not an unsigned integer: x" \
+  "$B" prove --request x.json --param-cache "$P" --deterministic x -o "$D/x.bin"
 for kind in winning-post window-post; do
   "$B" gen-vanilla $kind --sector-size 2KiB --data random:5 --first-sector 7 -o "$D/$kind.json" \
     >/dev/null
@@ -95,7 +103,18 @@ for kind in winning-post window-post; do
   *) id=10 hash=8-0-0-0170db1f394b35d995252228ee359194b13199d259380541dc529fb0099096b0 ;;
   esac
   setup $kind 2KiB $hash
-  proves "$D/$kind.json"
+  proves "$D/$kind.json"                     # pre-compiled constraints (the default)
+  proves "$D/$kind.json" --synthesis prove   # PROVE mode: the same checks
+  # --deterministic: the same bytes on every run, thread count and synthesis mode, with a warning
+  "$B" prove --request "$D/$kind.json" --param-cache "$P" --deterministic 7 --threads 1 \
+    -o "$D/d1.bin" >/dev/null 2>"$D/warn"
+  grep -q "NOT FOR PRODUCTION" "$D/warn" || fail "$kind: --deterministic without its warning"
+  "$B" prove --request "$D/$kind.json" --param-cache "$P" --deterministic 7 --threads 2 \
+    --synthesis prove -o "$D/d2.bin" >/dev/null 2>&1
+  cmp -s "$D/d1.bin" "$D/d2.bin" || fail "$kind: --deterministic 7 gave different bytes"
+  "$B" prove --request "$D/$kind.json" --param-cache "$P" --deterministic 8 -o "$D/d3.bin" \
+    >/dev/null 2>&1
+  if cmp -s "$D/d1.bin" "$D/d3.bin"; then fail "$kind: seeds 7 and 8 gave the same bytes"; fi
   rejects "$kind: another request's randomness" "partition 0: INVALID" \
     "$B" verify --request "$D/$kind-other.json" --param-cache "$P" --proof "$D/proof.bin"
   b=$(od -An -tu1 -j150 -N1 "$D/proof.bin" | tr -d ' ')

@@ -13,6 +13,7 @@
 
 #include "cuzk/groth16.h"
 #include "cuzk/pool.h"
+#include "cuzk/sha256.h"
 
 int cli_fail(int code, const char *fmt, ...) {
   va_list ap;
@@ -85,6 +86,8 @@ static const cli_opt opts[O_END] = {
     VALUE(O_COUNT, "-c", "--count"),
     VALUE(O_CONCURRENCY, "-j", "--concurrency"),
     VALUE(O_CIRCUIT_ID, "-c", "--circuit-id"),
+    VALUE(O_SYNTHESIS, NULL, "--synthesis"),
+    VALUE(O_DETERMINISTIC, NULL, "--deterministic"),
 };
 
 /* The id among ids whose spelling k is, *inline_val the value of "--long=V" (else NULL);
@@ -359,10 +362,43 @@ bool cli_write_inputs(const char *path, const cuzk_fr *in, size_t n) {
   return fclose(f) == 0 && ok;
 }
 
-int cli_load_params(cli_prover *pr, const char *cmd, const char *base) {
+void cli_prove_args_default(cli_prove_args *pa) {
+  memset(pa, 0, sizeof *pa);
+  pa->pce = true;
+}
+
+int cli_prove_arg(cli_prove_args *pa, int id, const char *v) {
+  uint64_t x;
+  switch (id) {
+  case O_SYNTHESIS:
+    if (strcmp(v, "pce") && strcmp(v, "prove"))
+      return cli_fail(2, "--synthesis: pce or prove, not %s", v), -1;
+    pa->pce = !strcmp(v, "pce");
+    return 1;
+  case O_DETERMINISTIC:
+    if (!cli_u64(&pa->seed, v))
+      return cli_fail(2, "--deterministic: not an unsigned integer: %s", v), -1;
+    pa->deterministic = true;
+    return 1;
+  case O_THREADS:
+    if (!cli_u64(&x, v) || x > 1024) return cli_fail(2, "--threads: 0..1024, not %s", v), -1;
+    pa->threads = (unsigned)x;
+    return 1;
+  default: return 0;
+  }
+}
+
+int cli_load_params(cli_prover *pr, const char *cmd, const char *base, const cli_prove_args *pa) {
   char msg[1024];
   memset(pr, 0, sizeof *pr);
-  pr->pool = cli_pool(0);
+  pr->pool = cli_pool(pa->threads);
+  pr->deterministic = pa->deterministic;
+  pr->seed = pa->seed;
+  if (pa->deterministic)
+    fprintf(stderr,
+            "%s: --deterministic: r and s derived from seed %llu. NOT FOR PRODUCTION: "
+            "the same r, s on two witnesses of one circuit reveal them\n",
+            cmd, (unsigned long long)pa->seed);
   double t0 = cli_now_s();
   if (cuzk_g16_params_load(base, pr->pool, &pr->params, &pr->pvk, msg, sizeof msg))
     return cli_fail(1, "%s: %s", cmd, msg);
@@ -375,4 +411,78 @@ void cli_prover_free(cli_prover *pr) {
   cuzk_g16_params_free(pr->params);
   cuzk_pool_destroy(pr->pool);
   memset(pr, 0, sizeof *pr);
+}
+
+int cli_record_pce(cuzk_pce **out, cli_synth_fn f, const void *ctx) {
+  double t0 = cli_now_s();
+  cuzk_cs_opts o;
+  cuzk_cs_opts_default(&o, CUZK_CS_RECORD);
+  cuzk_cs *cs;
+  char msg[512] = "out of memory";
+  if (cuzk_cs_create(&cs, &o)) return cli_fail(1, "prove: out of memory");
+  bool ok = f(cs, ctx, 0, true, msg, sizeof msg);
+  cuzk_r1cs_err e = ok ? cuzk_cs_finish(cs) : CUZK_R1CS_OK;
+  if (ok && !e) e = cuzk_pce_create(out, cs);
+  cuzk_cs_destroy(cs);
+  if (!ok) return cli_fail(1, "prove: recording the circuit: %s", msg);
+  if (e) return cli_fail(1, "prove: recording the circuit: %s", cuzk_r1cs_strerror(e));
+  printf("constraint matrices recorded in %.2f s (%zu constraints, %zu coefficients, %.1f MB)\n",
+         cli_now_s() - t0, cuzk_pce_num_constraints(*out), cuzk_pce_num_coefficients(*out),
+         (double)cuzk_pce_bytes(*out) / 1e6);
+  return -1;
+}
+
+int cli_prove_partition(cuzk_g16_proof *proof, const cli_prover *pr, const cuzk_pce *pce,
+                        cli_synth_fn f, const void *ctx, unsigned part, unsigned label) {
+  cuzk_cs_opts o;
+  cuzk_cs_opts_default(&o, pce ? CUZK_CS_WITNESS : CUZK_CS_PROVE);
+  cuzk_cs *cs;
+  char msg[512];
+  if (cuzk_cs_create(&cs, &o)) return cli_fail(1, "out of memory");
+  double s0 = cli_now_s();
+  if (!f(cs, ctx, part, false, msg, sizeof msg)) {
+    cuzk_cs_destroy(cs);
+    return cli_fail(1, "prove: partition %u: %s", label, msg);
+  }
+  double synth = cli_now_s() - s0;
+  cuzk_g16_timings t;
+  cuzk_fr r, s;
+  cuzk_g16_prove_opts po = {pr->pool, 0, NULL, NULL, NULL};
+  if (pr->deterministic) {
+    cli_seeded_rs(&r, &s, pr->seed, part);
+    po.r = &r;
+    po.s = &s;
+  }
+  cuzk_g16_err e = pce ? cuzk_g16_prove_pce(proof, &cs, 1, pce, pr->params, &po, &t)
+                       : cuzk_g16_prove(proof, &cs, 1, pr->params, &po, &t);
+  cuzk_cs_destroy(cs);
+  if (e) return cli_fail(1, "prove: partition %u: %s", label, cuzk_g16_strerror(e));
+  printf("partition %u: synth %.2f s, H %.2f s, MSM H %.2f L %.2f A %.2f B1 %.2f B2 %.2f s, "
+         "total %.2f s\n",
+         label, synth, t.h_s, t.msm_h_s, t.msm_l_s, t.msm_a_s, t.msm_b1_s, t.msm_b2_s,
+         synth + t.total_s);
+  return -1;
+}
+
+/* A field element from SHA-256("cuzk-bench deterministic" ‖ seed ‖ label ‖ k ‖ counter): the
+ * first 255 bits, again with the next counter while not canonical. */
+static void seeded_fr(cuzk_fr *out, uint64_t seed, char label, unsigned k) {
+  for (uint32_t ctr = 0;; ctr++) {
+    uint8_t in[40] = "cuzk-bench deterministic", h[32];
+    for (int i = 0; i < 8; i++)
+      in[24 + i] = (uint8_t)(seed >> (8 * i));
+    in[32] = (uint8_t)label;
+    for (int i = 0; i < 3; i++)
+      in[33 + i] = (uint8_t)(k >> (8 * i));
+    for (int i = 0; i < 4; i++)
+      in[36 + i] = (uint8_t)(ctr >> (8 * i));
+    cuzk_sha256(h, in, sizeof in);
+    h[31] &= 0x7f;
+    if (cuzk_fr_from_bytes(out, h)) return;
+  }
+}
+
+void cli_seeded_rs(cuzk_fr *r, cuzk_fr *s, uint64_t seed, unsigned k) {
+  seeded_fr(r, seed, 'r', k);
+  seeded_fr(s, seed, 's', k);
 }

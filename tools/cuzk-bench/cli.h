@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cuzk/groth16.h"
 #include "cuzk/pool.h"
 #include "cuzk/porep.h"
 #include "cuzk/post.h"
@@ -117,6 +118,8 @@ enum {
   O_COUNT,
   O_CONCURRENCY,
   O_CIRCUIT_ID,
+  O_SYNTHESIS,
+  O_DETERMINISTIC,
   O_END /* one past the last id */
 };
 
@@ -176,17 +179,49 @@ bool cli_write_file(const char *path, const uint8_t *data, size_t len);
 /* The worker pool of a command: `threads` workers, 0 = one per online CPU; NULL if it cannot be
  * created (the library then runs on the calling thread). */
 cuzk_pool *cli_pool(unsigned threads);
-/* prove's start: the worker pool (all CPUs) and the parameters at base with their prepared
- * verifying key, timed; cli_prover_free undoes it. */
+/* prove's start: the worker pool (threads, 0 = all CPUs) and the parameters at base with their
+ * prepared verifying key, timed; cli_prover_free undoes it. With deterministic, every proof's
+ * r and s come from seed and its partition (cli_prove_partition) instead of the OS. */
 typedef struct {
   cuzk_pool *pool;
   cuzk_g16_params *params;
   cuzk_g16_pvk *pvk;
   double load_s;
+  bool deterministic;
+  uint64_t seed;
 } cli_prover;
-/* -1 on success, else the exit code after a message naming cmd. */
-int cli_load_params(cli_prover *pr, const char *cmd, const char *base);
+/* prove's own options, shared by its forms: --synthesis pce|prove (pre-compiled constraints,
+ * the default as in the daemon: docs/r1cs.md "Pre-compiled constraints"; or PROVE mode, for A/B),
+ * --deterministic SEED (cli_seeded_rs), --threads N (the pool; 0 = all CPUs). */
+typedef struct {
+  bool pce, deterministic;
+  uint64_t seed;
+  unsigned threads;
+} cli_prove_args;
+void cli_prove_args_default(cli_prove_args *pa);
+/* Option id with value v into pa if it is one of prove's own: 1 taken, 0 not one of them, -1 a
+ * bad value (message printed; exit code 2). */
+int cli_prove_arg(cli_prove_args *pa, int id, const char *v);
+#define CLI_PROVE_OPTS O_SYNTHESIS, O_DETERMINISTIC, O_THREADS
+/* -1 on success, else the exit code after a message naming cmd. Prints the deterministic
+ * warning. */
+int cli_load_params(cli_prover *pr, const char *cmd, const char *base, const cli_prove_args *pa);
+/* prove --deterministic SEED: r and s of partition k derived from SEED (SHA-256, rejection
+ * sampling). FOR TESTS: the same r, s for two different witnesses of one circuit reveal them;
+ * prints a warning saying so. */
+void cli_seeded_rs(cuzk_fr *r, cuzk_fr *s, uint64_t seed, unsigned k);
 void cli_prover_free(cli_prover *pr);
+/* One partition (part) of a command's circuit into cs, or the circuit without a witness (blank,
+ * for recording); false with msg. */
+typedef bool (*cli_synth_fn)(cuzk_cs *cs, const void *ctx, unsigned part, bool blank, char *msg,
+                             size_t len);
+/* The circuit's matrices from a blank RECORD-mode synthesis; prints how long it took. -1 on
+ * success, else the exit code after a message. */
+int cli_record_pce(cuzk_pce **out, cli_synth_fn f, const void *ctx);
+/* Synthesizes partition part (WITNESS mode with pce, else PROVE mode) and proves it with pr;
+ * prints the timings line under the name label. -1 on success, else the exit code. */
+int cli_prove_partition(cuzk_g16_proof *proof, const cli_prover *pr, const cuzk_pce *pce,
+                        cli_synth_fn f, const void *ctx, unsigned part, unsigned label);
 /* Monotonic clock in seconds, for the timings the commands print. */
 double cli_now_s(void);
 /* Writes s as a JSON string literal (quotes and backslashes escaped, control bytes dropped). */

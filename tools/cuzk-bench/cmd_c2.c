@@ -21,22 +21,29 @@ typedef struct {
   const char *size, *proof, *dir, *c1, *out, *proof_file, *inputs_out;
   int partition;
   bool have_miner, have_sector, if_missing;
+  cli_prove_args pa;
   cuzk_c2_sector sector;
 } c2_args;
 
 static const int opts[] = {
-    O_HELP, O_IF_MISSING, O_SIZE,         O_PROOF,     O_KIND,  O_PARAM_CACHE, O_C1,
-    O_OUT,  O_PROOF_FILE, O_WRITE_INPUTS, O_PARTITION, O_MINER, O_SECTOR_NUM,  0};
+    O_HELP,       O_IF_MISSING,   O_SIZE,      O_PROOF, O_KIND,       O_PARAM_CACHE,  O_C1, O_OUT,
+    O_PROOF_FILE, O_WRITE_INPUTS, O_PARTITION, O_MINER, O_SECTOR_NUM, CLI_PROVE_OPTS, 0};
 
 static int parse(c2_args *a, int argc, char **argv, const char *usage) {
   memset(a, 0, sizeof *a);
   a->partition = -1;
+  cli_prove_args_default(&a->pa);
   a->dir = getenv("FIL_PROOFS_PARAMETER_CACHE");
   for (int i = 1; i < argc; i++) {
     const char *k = argv[i], *v;
     uint64_t x;
     int id = cli_next_opt(opts, argc, argv, &i, &v);
     if (id == O_KIND && strcmp(v, "porep")) id = CLI_UNKNOWN; /* the other kinds: not here */
+    int taken = cli_prove_arg(&a->pa, id, v);
+    if (taken) {
+      if (taken < 0) return 2;
+      continue;
+    }
     switch (id) {
     case O_HELP: fputs(usage, stdout); return 0;
     case O_IF_MISSING: a->if_missing = true; break;
@@ -113,14 +120,31 @@ static int load_c1(cuzk_c1 **c1, cuzk_c2_ctx *ctx, const char *path) {
   return -1;
 }
 
+typedef struct {
+  const cuzk_stacked_config *cfg;
+  const cuzk_c1 *c1;
+} porep_synth;
+
+static bool synth_porep(cuzk_cs *cs, const void *ctx, unsigned part, bool blank, char *msg,
+                        size_t len) {
+  const porep_synth *s = ctx;
+  return cuzk_stacked_synthesize(cs, s->cfg, blank ? NULL : s->c1, part, msg, len) == CUZK_POREP_OK;
+}
+
 int cmd_prove(int argc, char **argv) {
   if (cli_post_form(argc, argv)) return cmd_post_prove(argc, argv);
   static const char usage[] =
       "usage: cuzk-bench prove --c1 FILE --param-cache DIR [--partition N]\n"
-      "                        [--miner-id N --sector-num N] -o PROOF\n"
+      "                        [--miner-id N --sector-num N] [--synthesis pce|prove]\n"
+      "                        [--deterministic SEED] [--threads N] -o PROOF\n"
       "Proves the PoRep C2 of a C1 output: 192 bytes per partition, in partition order.\n"
       "Like seal_commit_phase2 it checks the C1 first (with --miner-id/--sector-num also its\n"
-      "replica_id) and verifies every proof before writing it.\n";
+      "replica_id) and verifies every proof before writing it.\n"
+      "  --synthesis  pce (default, as the daemon): the circuit's matrices recorded once, each\n"
+      "               partition synthesized as its witness only; prove: PROVE mode (A/B)\n"
+      "  --deterministic SEED  r and s from SEED: the same bytes on every run and thread count.\n"
+      "               NOT FOR PRODUCTION: one r, s on two witnesses of a circuit reveals them\n"
+      "  --threads N  the worker pool (default: all CPUs)\n";
   c2_args a;
   int rc = parse(&a, argc, argv, usage);
   if (rc == 0) fputs(cli_post_prove_usage, stdout);
@@ -137,7 +161,7 @@ int cmd_prove(int argc, char **argv) {
     return cli_fail(1, "prove: %s: %s", a.c1, msg);
   double t_check = cli_now_s() - t_start;
   cli_prover pr;
-  if ((rc = cli_load_params(&pr, "prove", base)) >= 0) return rc;
+  if ((rc = cli_load_params(&pr, "prove", base, &a.pa)) >= 0) return rc;
   unsigned parts = ctx.partitions, first = 0, last = parts;
   if (a.partition >= 0) {
     if ((unsigned)a.partition >= parts) return cli_fail(2, "prove: --partition out of range");
@@ -146,28 +170,17 @@ int cmd_prove(int argc, char **argv) {
   }
   uint8_t *out = malloc((last - first) * CUZK_G16_PROOF_BYTES);
   cuzk_g16_proof *proofs = malloc((last - first) * sizeof *proofs);
-  cuzk_cs_opts o;
-  cuzk_cs_opts_default(&o, CUZK_CS_PROVE);
-  cuzk_cs *cs;
-  if (!out || !proofs || cuzk_cs_create(&cs, &o)) return cli_fail(1, "out of memory");
+  if (!out || !proofs) return cli_fail(1, "out of memory");
   printf("%s: C1 checked in %.2f s, parameters loaded in %.2f s\n", p->name, t_check, pr.load_s);
+  porep_synth sctx = {&ctx.cfg, c1};
+  cuzk_pce *pce = NULL;
+  if (a.pa.pce && (rc = cli_record_pce(&pce, synth_porep, &sctx)) >= 0) return rc;
   for (unsigned k = first; k < last; k++) {
-    cuzk_cs_reset(cs);
-    double s0 = cli_now_s();
-    if (cuzk_stacked_synthesize(cs, &ctx.cfg, c1, k, msg, sizeof msg))
-      return cli_fail(1, "prove: partition %u: %s", k, msg);
-    double synth = cli_now_s() - s0;
-    cuzk_g16_timings t;
-    cuzk_g16_prove_opts po = {pr.pool, 0, NULL, NULL, NULL};
-    cuzk_g16_err e;
-    if ((e = cuzk_g16_prove(&proofs[k - first], &cs, 1, pr.params, &po, &t)))
-      return cli_fail(1, "prove: partition %u: %s", k, cuzk_g16_strerror(e));
+    if ((rc = cli_prove_partition(&proofs[k - first], &pr, pce, synth_porep, &sctx, k, k)) >= 0)
+      return rc;
     cuzk_g16_proof_write(out + (size_t)(k - first) * CUZK_G16_PROOF_BYTES, &proofs[k - first]);
-    printf("partition %u: synth %.2f s, H %.2f s, MSM H %.2f L %.2f A %.2f B1 %.2f B2 %.2f s, "
-           "total %.2f s\n",
-           k, synth, t.h_s, t.msm_h_s, t.msm_l_s, t.msm_a_s, t.msm_b1_s, t.msm_b2_s,
-           synth + t.total_s);
   }
+  cuzk_pce_free(pce);
   /* seal_commit_phase2 ends with verify_seal: a proof that does not verify is an error. */
   double v0 = cli_now_s();
   bool ok = false;
@@ -183,7 +196,6 @@ int cmd_prove(int argc, char **argv) {
          (size_t)(last - first) * CUZK_G16_PROOF_BYTES, cli_now_s() - t_start);
   free(out);
   free(proofs);
-  cuzk_cs_destroy(cs);
   cli_prover_free(&pr);
   cuzk_c1_free(c1);
   return 0;

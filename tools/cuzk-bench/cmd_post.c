@@ -42,7 +42,8 @@ const char cli_post_setup_usage[] =
     "spacetime-fallback-...). Winning and Window circuits differ; V1 and V1_1 share files.\n";
 
 const char cli_post_prove_usage[] =
-    "       cuzk-bench prove --request FILE --param-cache DIR -o PROOF\n"
+    "       cuzk-bench prove --request FILE --param-cache DIR [--synthesis pce|prove]\n"
+    "                        [--deterministic SEED] [--threads N] -o PROOF\n"
     "With --request (a PoSt request, see 'gen-vanilla --help'): checks it as cuzk does before\n"
     "proving (kind, sizes, randomness, every vanilla proof natively; a refused request writes\n"
     "nothing), proves its one partition, verifies the proof and writes its 192 bytes.\n";
@@ -276,12 +277,13 @@ int cmd_post_gen_vanilla(int argc, char **argv) {
 typedef struct {
   const char *kind, *size, *proof, *dir, *request, *out, *proof_file, *inputs;
   bool if_missing;
+  cli_prove_args pa;
 } pa_args;
 
 /* The options each command takes (--if-missing is setup's). */
 static const int pa_setup_opts[] = {O_HELP,        O_KIND,       O_SIZE, O_PROOF,
                                     O_PARAM_CACHE, O_IF_MISSING, 0};
-static const int pa_prove_opts[] = {O_HELP, O_PARAM_CACHE, O_REQUEST, O_OUT, 0};
+static const int pa_prove_opts[] = {O_HELP, O_PARAM_CACHE, O_REQUEST, O_OUT, CLI_PROVE_OPTS, 0};
 static const int pa_verify_opts[] = {O_HELP,       O_PARAM_CACHE,  O_REQUEST,
                                      O_PROOF_FILE, O_WRITE_INPUTS, 0};
 
@@ -289,11 +291,17 @@ static const int pa_verify_opts[] = {O_HELP,       O_PARAM_CACHE,  O_REQUEST,
 static int pa_parse(pa_args *a, int argc, char **argv, const char *cmd, const int *opts,
                     const char *usage) {
   memset(a, 0, sizeof *a);
+  cli_prove_args_default(&a->pa);
   a->dir = getenv("FIL_PROOFS_PARAMETER_CACHE");
   for (int i = 1; i < argc; i++) {
     const char *k = argv[i], *v;
     int id = cli_next_opt(opts, argc, argv, &i, &v);
     if (id == CLI_MISSING) return 2;
+    int taken = cli_prove_arg(&a->pa, id, v);
+    if (taken) {
+      if (taken < 0) return 2;
+      continue;
+    }
     switch (id) {
     case O_HELP: fputs(usage, stdout); return 0;
     case O_KIND: a->kind = v; break;
@@ -335,29 +343,10 @@ int cmd_post_setup(int argc, char **argv) {
   return cli_setup_params(p->name, base, a.if_missing, gen_params, p, a.dir);
 }
 
-/* Synthesizes and proves the request's proof k; the timings line as PoRep's prove prints. */
-static int prove_one(cuzk_g16_proof *proof, const bench_request *rq, unsigned k,
-                     const cuzk_g16_params *params, cuzk_pool *pool) {
-  cuzk_cs_opts o;
-  cuzk_cs_opts_default(&o, CUZK_CS_PROVE);
-  cuzk_cs *cs;
-  char msg[512];
-  unsigned part = bench_request_partition(rq, k);
-  if (cuzk_cs_create(&cs, &o)) return cli_fail(1, "out of memory");
-  double s0 = cli_now_s();
-  if (!bench_request_synthesize(cs, rq, k, msg, sizeof msg))
-    return cli_fail(1, "prove: partition %u: %s", part, msg);
-  double synth = cli_now_s() - s0;
-  cuzk_g16_timings t;
-  cuzk_g16_prove_opts po = {pool, 0, NULL, NULL, NULL};
-  cuzk_g16_err e = cuzk_g16_prove(proof, &cs, 1, params, &po, &t);
-  cuzk_cs_destroy(cs);
-  if (e) return cli_fail(1, "prove: partition %u: %s", part, cuzk_g16_strerror(e));
-  printf("partition %u: synth %.2f s, H %.2f s, MSM H %.2f L %.2f A %.2f B1 %.2f B2 %.2f s, "
-         "total %.2f s\n",
-         part, synth, t.h_s, t.msm_h_s, t.msm_l_s, t.msm_a_s, t.msm_b1_s, t.msm_b2_s,
-         synth + t.total_s);
-  return -1;
+static bool synth_request(cuzk_cs *cs, const void *ctx, unsigned k, bool blank, char *msg,
+                          size_t len) {
+  return blank ? bench_request_blank(cs, ctx, msg, len)
+               : bench_request_synthesize(cs, ctx, k, msg, len);
 }
 
 /* What a request holds, for the "checked" line: PoSt sectors, SnapDeals partitions. */
@@ -382,13 +371,18 @@ int cmd_post_prove(int argc, char **argv) {
     return cli_fail(1, "prove: path too long");
   double t_check = cli_now_s() - t_start;
   cli_prover pr;
-  if ((rc = cli_load_params(&pr, "prove", base)) >= 0) return rc;
+  if ((rc = cli_load_params(&pr, "prove", base, &a.pa)) >= 0) return rc;
   describe(what, sizeof what, &rq);
   printf("%s: request checked in %.2f s (%s), parameters loaded in %.2f s\n", rq.name, t_check,
          what, pr.load_s);
+  cuzk_pce *pce = NULL;
+  if (a.pa.pce && (rc = cli_record_pce(&pce, synth_request, &rq)) >= 0) return rc;
   cuzk_g16_proof proofs[CUZK_SNAP_MAX_PARTITIONS];
   for (unsigned k = 0; k < rq.partitions; k++)
-    if ((rc = prove_one(&proofs[k], &rq, k, pr.params, pr.pool)) >= 0) return rc;
+    if ((rc = cli_prove_partition(&proofs[k], &pr, pce, synth_request, &rq, k,
+                                  bench_request_partition(&rq, k))) >= 0)
+      return rc;
+  cuzk_pce_free(pce);
   /* as PoRep's prove: a proof that does not verify is an error, and nothing is written */
   double v0 = cli_now_s();
   bool ok = false;

@@ -410,6 +410,12 @@ bool bench_request_param_base(char *out, size_t len, const char *dir, const benc
                                      : cuzk_post_param_base(out, len, dir, rq->post.proof);
 }
 
+bool bench_request_blank(cuzk_cs *cs, const bench_request *rq, char *msg, size_t msg_len) {
+  if (rq->proof_kind == SNAP_KIND)
+    return cuzk_snap_synthesize(cs, rq->snap.proof, NULL, 0, msg, msg_len) == CUZK_SNAP_OK;
+  return cuzk_post_synthesize(cs, rq->post.proof, NULL, msg, msg_len) == CUZK_POST_OK;
+}
+
 bool bench_request_synthesize(cuzk_cs *cs, const bench_request *rq, unsigned k, char *msg,
                               size_t msg_len) {
   if (rq->proof_kind == SNAP_KIND)

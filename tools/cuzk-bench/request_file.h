@@ -90,6 +90,8 @@ void bench_request_free(bench_request *rq);
 unsigned bench_request_partition(const bench_request *rq, unsigned k);
 bool bench_request_param_base(char *out, size_t len, const char *dir, const bench_request *rq);
 /* Synthesizes the proof of position k < rq->partitions into cs. */
+/* The request's circuit without a witness (RECORD mode: cli_record_pce). */
+bool bench_request_blank(cuzk_cs *cs, const bench_request *rq, char *msg, size_t msg_len);
 bool bench_request_synthesize(cuzk_cs *cs, const bench_request *rq, unsigned k, char *msg,
                               size_t msg_len);
 /* Public inputs of position k, re-derived from the request (never from the vanilla proofs);
