@@ -39,11 +39,9 @@ static int parse(c2_args *a, int argc, char **argv, const char *usage) {
     uint64_t x;
     int id = cli_next_opt(opts, argc, argv, &i, &v);
     if (id == O_KIND && strcmp(v, "porep")) id = CLI_UNKNOWN; /* the other kinds: not here */
-    int taken = cli_prove_arg(&a->pa, id, v);
-    if (taken) {
-      if (taken < 0) return 2;
-      continue;
-    }
+    int taken = cli_prove_arg(&a->pa, id, v); /* 1: --synthesis, --deterministic, --threads */
+    if (taken < 0) return 2;
+    if (taken) continue;
     switch (id) {
     case O_HELP: fputs(usage, stdout); return 0;
     case O_IF_MISSING: a->if_missing = true; break;

@@ -297,11 +297,9 @@ static int pa_parse(pa_args *a, int argc, char **argv, const char *cmd, const in
     const char *k = argv[i], *v;
     int id = cli_next_opt(opts, argc, argv, &i, &v);
     if (id == CLI_MISSING) return 2;
-    int taken = cli_prove_arg(&a->pa, id, v);
-    if (taken) {
-      if (taken < 0) return 2;
-      continue;
-    }
+    int taken = cli_prove_arg(&a->pa, id, v); /* 1: --synthesis, --deterministic, --threads */
+    if (taken < 0) return 2;
+    if (taken) continue;
     switch (id) {
     case O_HELP: fputs(usage, stdout); return 0;
     case O_KIND: a->kind = v; break;
