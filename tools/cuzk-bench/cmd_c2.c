@@ -29,7 +29,9 @@ static const int opts[] = {
     O_HELP,       O_IF_MISSING,   O_SIZE,      O_PROOF, O_KIND,       O_PARAM_CACHE,  O_C1, O_OUT,
     O_PROOF_FILE, O_WRITE_INPUTS, O_PARTITION, O_MINER, O_SECTOR_NUM, CLI_PROVE_OPTS, 0};
 
-static int parse(c2_args *a, int argc, char **argv, const char *usage) {
+/* --help prints usage, then the other kinds' forms of the command (more, more2; may be NULL). */
+static int parse(c2_args *a, int argc, char **argv, const char *usage, const char *more,
+                 const char *more2) {
   memset(a, 0, sizeof *a);
   a->partition = -1;
   cli_prove_args_default(&a->pa);
@@ -43,7 +45,11 @@ static int parse(c2_args *a, int argc, char **argv, const char *usage) {
     if (taken < 0) return 2;
     if (taken) continue;
     switch (id) {
-    case O_HELP: fputs(usage, stdout); return 0;
+    case O_HELP:
+      fputs(usage, stdout);
+      fputs(more ? more : "", stdout);
+      fputs(more2 ? more2 : "", stdout);
+      return 0;
     case O_IF_MISSING: a->if_missing = true; break;
     case O_SIZE: a->size = v; break;
     case O_PROOF: a->proof = v; break;
@@ -93,9 +99,7 @@ int cmd_setup(int argc, char **argv) {
       "forge\n"
       "proofs with these files. For tests and local development only.\n";
   c2_args a;
-  int rc = parse(&a, argc, argv, usage);
-  if (rc == 0) fputs(cli_post_setup_usage, stdout);
-  if (rc == 0) fputs(cli_snap_setup_usage, stdout);
+  int rc = parse(&a, argc, argv, usage, cli_post_setup_usage, cli_snap_setup_usage);
   if (rc >= 0) return rc;
   const cuzk_seal_proof *p;
   if (!cli_proof(&p, a.proof, a.size)) return cli_fail(2, "setup: unknown sector size or proof");
@@ -144,8 +148,7 @@ int cmd_prove(int argc, char **argv) {
       "               NOT FOR PRODUCTION: one r, s on two witnesses of a circuit reveals them\n"
       "  --threads N  the worker pool (default: all CPUs)\n";
   c2_args a;
-  int rc = parse(&a, argc, argv, usage);
-  if (rc == 0) fputs(cli_post_prove_usage, stdout);
+  int rc = parse(&a, argc, argv, usage, cli_post_prove_usage, NULL);
   if (rc >= 0) return rc;
   if (!a.c1 || !a.out) return cli_fail(2, "prove: --c1 and -o are required");
   double t_start = cli_now_s();
@@ -221,8 +224,7 @@ int cmd_verify(int argc, char **argv) {
       "the hex of 32 little-endian bytes, for an independent verifier "
       "(tests/interop/verify.mjs).\n";
   c2_args a;
-  int rc = parse(&a, argc, argv, usage);
-  if (rc == 0) fputs(cli_post_verify_usage, stdout);
+  int rc = parse(&a, argc, argv, usage, cli_post_verify_usage, NULL);
   if (rc >= 0) return rc;
   if (!a.c1 || !a.proof_file) return cli_fail(2, "verify: --c1 and --proof are required");
   cuzk_c1 *c1;
