@@ -269,9 +269,9 @@ static double idle_release(cuzk_engine *e, double now) {
   while (e->n_free_cs)
     cuzk_cs_destroy(e->free_cs[--e->n_free_cs]);
   eng_give_back_memory();
-  e->idle_since = 0;
   eng_log(e, CUZK_LOG_DEBUG, NULL, "idle for %.1f s: cached prover memory given back",
-          now - (at - e->cfg.idle_release_ms / 1000.0));
+          now - e->idle_since);
+  e->idle_since = 0;
   return 0;
 }
 

@@ -168,6 +168,11 @@ static cuzk_g16_err prove_one(cuzk_g16_proof *proof, const cuzk_cs_result *w, co
 #undef STAGE_END
 }
 
+/* A delta at infinity makes every proof forgeable: refused before any input is touched. */
+static bool delta_degenerate(const cuzk_g16_params *p) {
+  return cuzk_g1_affine_is_infinity(&p->vk.delta_g1) || cuzk_g2_affine_is_infinity(&p->vk.delta_g2);
+}
+
 /* The batch: ws[i] is circuit i's prover view (num_constraints with the per-input constraints),
  * all of one shape matching the parameters. */
 static cuzk_g16_err prove_batch(cuzk_g16_proof *proofs, const cuzk_cs_result *ws, size_t n,
@@ -176,8 +181,6 @@ static cuzk_g16_err prove_batch(cuzk_g16_proof *proofs, const cuzk_cs_result *ws
                                 double t_start) {
   cuzk_g16_timings t;
   memset(&t, 0, sizeof t);
-  if (cuzk_g1_affine_is_infinity(&p->vk.delta_g1) || cuzk_g2_affine_is_infinity(&p->vk.delta_g2))
-    return CUZK_G16_EIDENTITY;
   prove_shape sh = {0};
   for (size_t i = 0; i < n; i++) {
     prove_shape si;
@@ -225,6 +228,7 @@ cuzk_g16_err cuzk_g16_prove(cuzk_g16_proof *proofs, cuzk_cs *const *cs, size_t n
   for (size_t i = 0; i < n; i++)
     if (!cs[i] || cuzk_cs_mode_of(cs[i]) != CUZK_CS_PROVE || cuzk_cs_error(cs[i]))
       return CUZK_G16_ESYNTH;
+  if (delta_degenerate(p)) return CUZK_G16_EIDENTITY;
   cuzk_cs_result *ws = malloc(n * sizeof *ws);
   if (!ws) return CUZK_G16_ENOMEM;
   cuzk_g16_err e = CUZK_G16_OK;
@@ -245,6 +249,7 @@ cuzk_g16_err cuzk_g16_prove_pce(cuzk_g16_proof *proofs, cuzk_cs *const *witness,
                                 const cuzk_g16_prove_opts *opts, cuzk_g16_timings *timings) {
   double t_start = now_s();
   if (!proofs || !witness || !pce || !p || n == 0) return CUZK_G16_EINVAL;
+  if (delta_degenerate(p)) return CUZK_G16_EIDENTITY;
   cuzk_cs_result *ws = malloc(n * sizeof *ws);
   if (!ws) return CUZK_G16_ENOMEM;
   cuzk_g16_err e = CUZK_G16_OK;
