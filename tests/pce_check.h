@@ -19,9 +19,10 @@
 /* Synthesizes the circuit into cs; with_values: the witness too (WITNESS, PROVE). */
 typedef bool (*pce_synth_fn)(cuzk_cs *cs, void *ctx, bool with_values);
 
-static cuzk_cs *pce_check_run(cuzk_cs_mode mode, pce_synth_fn f, void *ctx) {
+static cuzk_cs *pce_check_run(cuzk_cs_mode mode, bool compact, pce_synth_fn f, void *ctx) {
   cuzk_cs_opts o;
   cuzk_cs_opts_default(&o, mode);
+  o.record_compact = compact;
   cuzk_cs *cs = NULL;
   if (cuzk_cs_create(&cs, &o) != CUZK_R1CS_OK) return NULL;
   if (!f(cs, ctx, mode != CUZK_CS_RECORD) || cuzk_cs_error(cs)) {
@@ -38,24 +39,60 @@ static bool pce_density_eq(const cuzk_density *x, const cuzk_density *y) {
   return true;
 }
 
+/* The evaluator's matrices (from a compact recording) against the full RECORD-mode CSR: the same
+ * rows, columns and coefficient values, term by term. */
+static bool pce_matrices_eq(const cuzk_pce *pce, const cuzk_cs *rec) {
+  for (int k = 0; k < 3; k++) {
+    cuzk_csr c;
+    cuzk_pce_matrix m;
+    if (cuzk_cs_matrix(rec, k, &c) || cuzk_pce_matrix_get(pce, k, &m)) return false;
+    if (c.rows != m.rows || c.nnz != m.nnz ||
+        memcmp(c.row_ptr, m.row_ptr, (c.rows + 1) * sizeof(uint32_t)) ||
+        memcmp(c.cols, m.cols, c.nnz * sizeof(uint32_t)))
+      return false;
+    for (size_t t = 0; t < c.nnz; t++)
+      if (memcmp(&c.vals[t], &m.dict[m.coef[t]], sizeof(cuzk_fr))) return false;
+  }
+  return true;
+}
+
 /* Returns the evaluator's dictionary size (0 on failure, reported). */
 static size_t pce_check(const char *what, pce_synth_fn f, void *ctx, cuzk_pool *pool) {
-  cuzk_cs *rec = pce_check_run(CUZK_CS_RECORD, f, ctx);
-  cuzk_cs *wit = pce_check_run(CUZK_CS_WITNESS, f, ctx);
-  cuzk_cs *prv = pce_check_run(CUZK_CS_PROVE, f, ctx);
-  cuzk_pce *pce = NULL;
+  cuzk_cs *rec = pce_check_run(CUZK_CS_RECORD, false, f, ctx);
+  cuzk_cs *recc = pce_check_run(CUZK_CS_RECORD, true, f, ctx);
+  cuzk_cs *wit = pce_check_run(CUZK_CS_WITNESS, false, f, ctx);
+  cuzk_cs *prv = pce_check_run(CUZK_CS_PROVE, false, f, ctx);
+  cuzk_pce *pce = NULL, *pce_full = NULL;
   size_t dict = 0;
-  if (!rec || !wit || !prv) {
+  if (!rec || !recc || !wit || !prv) {
     CHECK_MSG(false, "%s: synthesis failed", what);
     goto done;
   }
   cuzk_cs_finish(rec);
+  cuzk_cs_finish(recc);
   cuzk_cs_finish(wit);
-  cuzk_r1cs_err e = cuzk_pce_create(&pce, rec);
+  cuzk_csr none;
+  CHECK_MSG(cuzk_cs_matrix(recc, 0, &none) == CUZK_R1CS_EMODE,
+            "%s: a compact recording has no full-coefficient matrix", what);
+  cuzk_r1cs_err e = cuzk_pce_create(&pce, recc);
+  if (!e) e = cuzk_pce_create(&pce_full, rec);
   if (e) {
     CHECK_MSG(false, "%s: cuzk_pce_create: %s", what, cuzk_r1cs_strerror(e));
     goto done;
   }
+  CHECK_MSG(pce_matrices_eq(pce, rec) && pce_matrices_eq(pce_full, rec),
+            "%s: the evaluator's matrices differ from the RECORD-mode CSR", what);
+  { /* a compact system gave its matrices away: reset, it records the circuit again */
+    cuzk_pce *again = NULL;
+    cuzk_cs_reset(recc);
+    CHECK_MSG(f(recc, ctx, false) && cuzk_cs_finish(recc) == CUZK_R1CS_OK &&
+                  cuzk_pce_create(&again, recc) == CUZK_R1CS_OK && pce_matrices_eq(again, rec),
+              "%s: a compact system reused after cuzk_pce_create", what);
+    cuzk_pce_free(again);
+  }
+  CHECK_MSG(cuzk_pce_bytes(pce) == cuzk_pce_bytes(pce_full) &&
+                cuzk_pce_num_coefficients(pce) == cuzk_pce_num_coefficients(pce_full),
+            "%s: compact and copied recordings differ in size", what);
   cuzk_cs_result rp, rw;
   cuzk_cs_result_get(prv, &rp); /* the densities before the prover appends input constraints */
   CHECK_MSG(cuzk_pce_result(pce, wit, &rw) == CUZK_R1CS_OK, "%s: cuzk_pce_result", what);
@@ -93,6 +130,8 @@ static size_t pce_check(const char *what, pce_synth_fn f, void *ctx, cuzk_pool *
          (double)cuzk_pce_bytes(pce) / (double)cuzk_pce_num_constraints(pce));
 done:
   cuzk_pce_free(pce);
+  cuzk_pce_free(pce_full);
+  cuzk_cs_destroy(recc);
   cuzk_cs_destroy(rec);
   cuzk_cs_destroy(wit);
   cuzk_cs_destroy(prv);

@@ -23,9 +23,11 @@ extern "C" {
 
 typedef struct cuzk_pce cuzk_pce;
 
-/* From a RECORD-mode system after cuzk_cs_finish. ETOOBIG if the matrices hold more than 65,535
- * distinct coefficients; EMODE for another mode or an unfinished system. */
-cuzk_r1cs_err cuzk_pce_create(cuzk_pce **out, const cuzk_cs *record);
+/* From a RECORD-mode (or CHECK-mode) system after cuzk_cs_finish. A record_compact system's
+ * matrices move into the evaluator without a copy (the system holds none afterwards; reset or
+ * destroy it); others are copied and compacted. ETOOBIG if the matrices hold more than 65,535
+ * distinct coefficients; EMODE for another mode; EINVAL for an unfinished system. */
+cuzk_r1cs_err cuzk_pce_create(cuzk_pce **out, cuzk_cs *record);
 void cuzk_pce_free(cuzk_pce *p);
 
 /* The recorded circuit's counts (ONE included in inputs; constraints without the per-input ones
@@ -35,6 +37,16 @@ size_t cuzk_pce_num_aux(const cuzk_pce *p);
 size_t cuzk_pce_num_constraints(const cuzk_pce *p);
 size_t cuzk_pce_num_coefficients(const cuzk_pce *p); /* the dictionary's size */
 size_t cuzk_pce_bytes(const cuzk_pce *p);
+
+/* Matrix k (0, 1, 2 for A, B, C) as stored: row i holds terms row_ptr[i] .. row_ptr[i+1]-1 with
+ * columns as cuzk_csr's (z indices, ascending) and coefficient dict[coef[t]]. */
+typedef struct {
+  size_t rows, nnz;
+  const uint32_t *row_ptr, *cols;
+  const uint16_t *coef;
+  const cuzk_fr *dict;
+} cuzk_pce_matrix;
+cuzk_r1cs_err cuzk_pce_matrix_get(const cuzk_pce *p, int k, cuzk_pce_matrix *out);
 
 /* The prover's view of a circuit: the witness of `witness` (a finished WITNESS-mode system of the
  * same circuit) with p's densities; a, b, c stay NULL (cuzk_pce_eval fills them where the prover

@@ -78,6 +78,11 @@ typedef struct {
   cuzk_cs_mode mode;
   unsigned lc_inline; /* inline LC capacity, 0..CUZK_LC_INLINE_MAX (opts_default sets 2) */
   bool shape_nnz;     /* SHAPE: also build LCs to count nnz and densities (still no witness) */
+  /* RECORD: keep each coefficient as a 2-byte index into the circuit's dictionary of distinct
+   * values (6 bytes a term instead of 36), for cuzk_pce_create to take over: what recording a
+   * production-size circuit needs (docs/r1cs.md "Pre-compiled constraints"). cuzk_cs_matrix
+   * is then EMODE, and more than 65,535 distinct coefficients ETOOBIG. */
+  bool record_compact;
   /* Expected sizes (0: unknown): reserve address space and skip regrowth for big circuits. */
   size_t hint_aux, hint_constraints;
 } cuzk_cs_opts;
@@ -260,7 +265,7 @@ typedef struct {
   const cuzk_fr *vals;
 } cuzk_csr;
 
-/* RECORD/CHECK after cuzk_cs_finish: m = 0, 1, 2 for A, B, C. */
+/* RECORD (not record_compact) / CHECK after cuzk_cs_finish: m = 0, 1, 2 for A, B, C. */
 cuzk_r1cs_err cuzk_cs_matrix(const cuzk_cs *cs, int m, cuzk_csr *out);
 
 /* out[i] = <row i, z> for z = [inputs..., aux...] of length num_inputs + num_aux. */

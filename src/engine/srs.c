@@ -106,6 +106,7 @@ static cuzk_pce *record_pce(cuzk_engine *e, const srs_set *s, char *msg, size_t 
   double t0 = eng_now();
   cuzk_cs_opts o;
   cuzk_cs_opts_default(&o, CUZK_CS_RECORD);
+  o.record_compact = true; /* 6 bytes a term: the matrices move into the evaluator */
   cuzk_cs *cs = NULL;
   cuzk_pce *pce = NULL;
   cuzk_r1cs_err r = cuzk_cs_create(&cs, &o);

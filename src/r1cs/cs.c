@@ -49,7 +49,7 @@ size_t cuzk_cs_memory_bytes(const cuzk_cs *cs) {
     n += v[i]->cap;
   for (int k = 0; k < 3; k++)
     n += cs->m[k].row_ptr.cap + cs->m[k].cols.cap + cs->m[k].vals.cap;
-  return n;
+  return n + coef_dict_bytes(&cs->dict);
 }
 
 /* ---- growth: one capacity per index space, covering every array indexed by it ---------------- */
@@ -111,11 +111,13 @@ cuzk_r1cs_err cuzk_cs_create(cuzk_cs **out, const cuzk_cs_opts *o) {
       o->mode == CUZK_CS_PROVE || o->mode == CUZK_CS_WITNESS || o->mode == CUZK_CS_CHECK;
   cs->count_nnz = o->mode == CUZK_CS_SHAPE && o->shape_nnz;
   cs->record = o->mode == CUZK_CS_RECORD || o->mode == CUZK_CS_CHECK;
+  cs->compact = o->mode == CUZK_CS_RECORD && o->record_compact;
   cs->head.build_lcs = o->mode == CUZK_CS_PROVE || cs->record || cs->count_nnz;
   cs->head.keep_names = o->mode == CUZK_CS_CHECK;
   cs->track_density = o->mode == CUZK_CS_PROVE || cs->count_nnz;
   bool ok = grow_inputs(cs, 64) && grow_aux(cs, o->hint_aux > 1024 ? o->hint_aux : 1024) &&
-            grow_cons(cs, o->hint_constraints > 1024 ? o->hint_constraints : 1024);
+            grow_cons(cs, o->hint_constraints > 1024 ? o->hint_constraints : 1024) &&
+            (!cs->compact || coef_dict_init(&cs->dict));
   if (!ok) {
     cuzk_cs_destroy(cs);
     return CUZK_R1CS_ENOMEM;
@@ -156,6 +158,7 @@ void cuzk_cs_destroy(cuzk_cs *cs) {
   cuzk_vec_free(&cs->sort_coeffs);
   cuzk_vec_free(&cs->merge_slots);
   csr_free(cs);
+  coef_dict_free(&cs->dict);
   names_free(cs);
   for (cuzk_lc_block *b = cs->free_blocks, *next; b; b = next) {
     next = b->next;

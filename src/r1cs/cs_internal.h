@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "cuzk/r1cs.h"
+#include "r1cs/coef_dict.h"
 #include "util/vec.h"
 
 enum { DENS_A_AUX = 0, DENS_B_INPUT = 1, DENS_B_AUX = 2 };
@@ -13,7 +14,7 @@ enum { DENS_A_AUX = 0, DENS_B_INPUT = 1, DENS_B_AUX = 2 };
 typedef struct {
   cuzk_vec row_ptr; /* uint32_t, rows + 1 */
   cuzk_vec cols;    /* uint32_t: tagged variables until finish, then z indices */
-  cuzk_vec vals;    /* cuzk_fr */
+  cuzk_vec vals;    /* cuzk_fr, or uint16_t dictionary indices when compact */
   size_t nnz;
 } csr_store;
 
@@ -25,6 +26,7 @@ struct cuzk_cs {
   bool track_density; /* PROVE, SHAPE with shape_nnz */
   bool record;        /* RECORD, CHECK */
   bool count_nnz;     /* SHAPE with shape_nnz */
+  bool compact;       /* RECORD with record_compact: coefficients as indices into dict */
 
   size_t n_inputs, n_aux, n_cons;
   size_t input_cap, aux_cap, cons_cap; /* elements every per-variable/per-row array can hold */
@@ -37,6 +39,7 @@ struct cuzk_cs {
   size_t seen_aux_bits, seen_in_bits;
 
   csr_store m[3];
+  coef_dict dict; /* compact */
 
   /* LC spill buffers, recycled */
   cuzk_lc_block *free_blocks;

@@ -22,8 +22,20 @@ void csr_count_row(cuzk_cs *cs, cuzk_lc *lcs[3]) {
     cs->nnz[k] += row_nnz(lcs[k]);
 }
 
+/* The stored form of a coefficient: the field element, or its dictionary index (compact). */
+static bool put_val(cuzk_cs *cs, void *vals, size_t o, const cuzk_fr *v) {
+  if (!cs->compact) {
+    ((cuzk_fr *)vals)[o] = *v;
+    return true;
+  }
+  long d = coef_dict_index(&cs->dict, v);
+  if (d < 0) return false;
+  ((uint16_t *)vals)[o] = (uint16_t)d;
+  return true;
+}
+
 void csr_append_row(cuzk_cs *cs, cuzk_lc *lcs[3]) {
-  size_t row = cs->n_cons;
+  size_t row = cs->n_cons, vsize = cs->compact ? sizeof(uint16_t) : sizeof(cuzk_fr);
   for (int k = 0; k < 3; k++) {
     csr_store *m = &cs->m[k];
     cuzk_lc *lc = lcs[k];
@@ -33,17 +45,18 @@ void csr_append_row(cuzk_cs *cs, cuzk_lc *lcs[3]) {
       return;
     }
     if (!cuzk_vec_reserve(&m->cols, (m->nnz + n) * sizeof(uint32_t)) ||
-        !cuzk_vec_reserve(&m->vals, (m->nnz + n) * sizeof(cuzk_fr))) {
+        !cuzk_vec_reserve(&m->vals, (m->nnz + n) * vsize)) {
       cs_fail(cs, CUZK_R1CS_ENOMEM);
       return;
     }
     uint32_t *cols = (uint32_t *)m->cols.p + m->nnz;
-    cuzk_fr *vals = (cuzk_fr *)m->vals.p + m->nnz;
+    void *vals = (char *)m->vals.p + m->nnz * vsize;
     size_t o = 0;
+    bool ok = true;
     if (n) {
       if (lc->has_one && !fr_zero(&lc->one)) {
         cols[o] = CUZK_VAR_ONE;
-        vals[o++] = lc->one;
+        ok &= put_val(cs, vals, o++, &lc->one);
       }
       const uint32_t *v = cuzk_lc_vars(lc);
       const cuzk_fr *c = cuzk_lc_coeffs(lc);
@@ -51,8 +64,12 @@ void csr_append_row(cuzk_cs *cs, cuzk_lc *lcs[3]) {
       for (uint32_t i = 0; i < lc->n; i++) {
         if (fr_zero(&c[i])) continue;
         cols[o] = v[i];
-        vals[o++] = c[i];
+        ok &= put_val(cs, vals, o++, &c[i]);
       }
+    }
+    if (!ok) { /* the dictionary is full */
+      cs_fail(cs, CUZK_R1CS_ETOOBIG);
+      return;
     }
     m->nnz += o;
     ((uint32_t *)m->row_ptr.p)[row + 1] = (uint32_t)m->nnz;
@@ -77,6 +94,7 @@ void csr_remap(cuzk_cs *cs) {
 }
 
 void csr_reset(cuzk_cs *cs) {
+  coef_dict_reset(&cs->dict);
   for (int k = 0; k < 3; k++) {
     cs->m[k].nnz = 0;
     if (cs->m[k].row_ptr.p) ((uint32_t *)cs->m[k].row_ptr.p)[0] = 0;
@@ -94,7 +112,7 @@ void csr_free(cuzk_cs *cs) {
 cuzk_r1cs_err cuzk_cs_matrix(const cuzk_cs *cs, int k, cuzk_csr *out) {
   memset(out, 0, sizeof *out);
   if (k < 0 || k > 2) return CUZK_R1CS_EINVAL;
-  if (!cs->record) return CUZK_R1CS_EMODE;
+  if (!cs->record || cs->compact) return CUZK_R1CS_EMODE;
   if (!cs->finished) return CUZK_R1CS_EINVAL;
   if (cs->err) return cs->err;
   out->rows = cs->n_cons;

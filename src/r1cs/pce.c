@@ -6,15 +6,14 @@
 #include <string.h>
 
 #include "cuzk/pce.h"
-
-#define DICT_MAX 65535u
-#define DICT_SLOTS (1u << 17) /* open addressing, at most half full */
-enum { COEF_ONE = 0, COEF_MINUS_ONE = 1 };
+#include "r1cs/coef_dict.h"
+#include "r1cs/cs_internal.h"
 
 typedef struct {
-  uint32_t *row_ptr; /* rows + 1 */
-  uint32_t *cols;    /* z indices: input i is i, aux j is num_inputs + j */
-  uint16_t *coef;    /* index into the dictionary */
+  cuzk_vec row_ptr; /* uint32_t, rows + 1 */
+  cuzk_vec cols;    /* uint32_t z indices: input i is i, aux j is num_inputs + j */
+  cuzk_vec coef;    /* uint16_t index into the dictionary */
+  size_t nnz;
 } pce_matrix;
 
 struct cuzk_pce {
@@ -27,31 +26,6 @@ struct cuzk_pce {
   size_t bytes;
 };
 
-typedef struct {
-  cuzk_fr *vals;
-  uint32_t *slot; /* 0 = empty, else index + 1 */
-} dict_builder;
-
-static uint32_t hash_fr(const cuzk_fr *v) {
-  uint64_t h = v->l[0] * UINT64_C(0x9e3779b97f4a7c15) ^ v->l[1] ^ (v->l[2] >> 7) ^ v->l[3];
-  return (uint32_t)(h ^ h >> 29) & (DICT_SLOTS - 1);
-}
-
-/* The dictionary index of v, added if new; -1 once the dictionary is full. */
-static long dict_index(cuzk_pce *p, dict_builder *b, const cuzk_fr *v) {
-  for (uint32_t s = hash_fr(v);; s = (s + 1) & (DICT_SLOTS - 1)) {
-    if (!b->slot[s]) {
-      if (p->n_dict >= DICT_MAX) return -1;
-      p->dict[p->n_dict] = *v;
-      b->slot[s] = (uint32_t)++p->n_dict;
-      return (long)p->n_dict - 1;
-    }
-    if (!memcmp(&p->dict[b->slot[s] - 1], v, sizeof *v)) return (long)b->slot[s] - 1;
-  }
-}
-
-static void mark(uint64_t *bits, size_t i) { bits[i / 64] |= UINT64_C(1) << (i % 64); }
-
 static size_t popcount(const uint64_t *bits, size_t n) {
   size_t c = 0;
   for (size_t w = 0; w < (n + 63) / 64; w++)
@@ -59,73 +33,104 @@ static size_t popcount(const uint64_t *bits, size_t n) {
   return c;
 }
 
-/* Matrix k of the recording into p->m[k]; its column pattern into the densities. */
-static cuzk_r1cs_err compact(cuzk_pce *p, dict_builder *b, int k, const cuzk_csr *in) {
-  pce_matrix *m = &p->m[k];
-  m->row_ptr = malloc((in->rows + 1) * sizeof *m->row_ptr);
-  m->cols = malloc((in->nnz ? in->nnz : 1) * sizeof *m->cols);
-  m->coef = malloc((in->nnz ? in->nnz : 1) * sizeof *m->coef);
-  if (!m->row_ptr || !m->cols || !m->coef) return CUZK_R1CS_ENOMEM;
-  memcpy(m->row_ptr, in->row_ptr, (in->rows + 1) * sizeof *m->row_ptr);
-  memcpy(m->cols, in->cols, in->nnz * sizeof *m->cols);
-  p->bytes += (in->rows + 1) * sizeof *m->row_ptr + in->nnz * (sizeof *m->cols + sizeof *m->coef);
+static void mark(uint64_t *bits, size_t i) { bits[i / 64] |= UINT64_C(1) << (i % 64); }
+
+/* A full-coefficient recording's matrix k copied into compact form, the dictionary built as it
+ * goes. */
+static cuzk_r1cs_err copy_matrix(pce_matrix *m, coef_dict *d, const cuzk_csr *in) {
+  if (!cuzk_vec_reserve(&m->row_ptr, (in->rows + 1) * sizeof(uint32_t)) ||
+      !cuzk_vec_reserve(&m->cols, (in->nnz ? in->nnz : 1) * sizeof(uint32_t)) ||
+      !cuzk_vec_reserve(&m->coef, (in->nnz ? in->nnz : 1) * sizeof(uint16_t)))
+    return CUZK_R1CS_ENOMEM;
+  memcpy(m->row_ptr.p, in->row_ptr, (in->rows + 1) * sizeof(uint32_t));
+  memcpy(m->cols.p, in->cols, in->nnz * sizeof(uint32_t));
+  uint16_t *coef = m->coef.p;
   for (size_t t = 0; t < in->nnz; t++) {
-    long d = dict_index(p, b, &in->vals[t]);
-    if (d < 0) return CUZK_R1CS_ETOOBIG;
-    m->coef[t] = (uint16_t)d;
-    size_t col = in->cols[t];
-    if (k == 0 && col >= p->inputs) mark(p->dens[0], col - p->inputs);
-    if (k == 1) {
-      if (col < p->inputs)
-        mark(p->dens[1], col);
-      else
-        mark(p->dens[2], col - p->inputs);
-    }
+    long x = coef_dict_index(d, &in->vals[t]);
+    if (x < 0) return CUZK_R1CS_ETOOBIG;
+    coef[t] = (uint16_t)x;
   }
+  m->nnz = in->nnz;
   return CUZK_R1CS_OK;
 }
 
-cuzk_r1cs_err cuzk_pce_create(cuzk_pce **out, const cuzk_cs *record) {
+/* A compact recording's matrices and dictionary move into p: no copy (at 32 GiB they are
+ * gigabytes). The system keeps no matrix and regrows its row pointers if used again. */
+static cuzk_r1cs_err take_matrices(cuzk_pce *p, cuzk_cs *cs) {
+  for (int k = 0; k < 3; k++) {
+    pce_matrix *m = &p->m[k];
+    m->row_ptr = cs->m[k].row_ptr;
+    m->cols = cs->m[k].cols;
+    m->coef = cs->m[k].vals;
+    m->nnz = cs->m[k].nnz;
+    memset(&cs->m[k], 0, sizeof cs->m[k]);
+  }
+  cs->cons_cap = 0;
+  p->n_dict = cs->dict.n;
+  p->dict = malloc(p->n_dict * sizeof *p->dict);
+  if (!p->dict) return CUZK_R1CS_ENOMEM;
+  memcpy(p->dict, cs->dict.vals.p, p->n_dict * sizeof *p->dict);
+  return CUZK_R1CS_OK;
+}
+
+/* The densities from the column pattern of A and B. */
+static void densities(cuzk_pce *p) {
+  for (int k = 0; k < 2; k++) {
+    const uint32_t *cols = p->m[k].cols.p;
+    for (size_t t = 0; t < p->m[k].nnz; t++) {
+      size_t col = cols[t];
+      if (col >= p->inputs)
+        mark(p->dens[k == 0 ? 0 : 2], col - p->inputs);
+      else if (k == 1)
+        mark(p->dens[1], col);
+    }
+  }
+}
+
+cuzk_r1cs_err cuzk_pce_create(cuzk_pce **out, cuzk_cs *record) {
   if (!out || !record) return CUZK_R1CS_EINVAL;
   *out = NULL;
-  cuzk_csr csr[3];
-  for (int k = 0; k < 3; k++) {
-    cuzk_r1cs_err e = cuzk_cs_matrix(record, k, &csr[k]);
-    if (e) return e;
-  }
+  if (!record->record) return CUZK_R1CS_EMODE;
+  if (!record->finished) return CUZK_R1CS_EINVAL;
+  if (record->err) return record->err;
   cuzk_pce *p = calloc(1, sizeof *p);
-  dict_builder b = {NULL, calloc(DICT_SLOTS, sizeof(uint32_t))};
-  cuzk_r1cs_err e = p && b.slot ? CUZK_R1CS_OK : CUZK_R1CS_ENOMEM;
-  if (!e) {
-    p->inputs = cuzk_cs_num_inputs(record);
-    p->aux = cuzk_cs_num_aux(record);
-    p->rows = csr[0].rows;
-    p->dict = malloc(DICT_MAX * sizeof *p->dict);
-    size_t len[3] = {p->aux, p->inputs, p->aux};
-    for (int k = 0; k < 3 && p->dict; k++)
-      if (!(p->dens[k] = calloc((len[k] + 63) / 64 + 1, sizeof(uint64_t)))) e = CUZK_R1CS_ENOMEM;
-    if (!p->dict) e = CUZK_R1CS_ENOMEM;
-  }
-  if (!e) { /* ±1 first: the evaluator adds or subtracts them without a multiplication */
-    cuzk_fr one = cuzk_fr_one, minus_one;
-    cuzk_fr_neg(&minus_one, &one);
-    dict_index(p, &b, &one);
-    dict_index(p, &b, &minus_one);
-  }
+  if (!p) return CUZK_R1CS_ENOMEM;
+  p->inputs = record->n_inputs;
+  p->aux = record->n_aux;
+  p->rows = record->n_cons;
+  size_t len[3] = {p->aux, p->inputs, p->aux};
+  cuzk_r1cs_err e = CUZK_R1CS_OK;
   for (int k = 0; k < 3 && !e; k++)
-    e = compact(p, &b, k, &csr[k]);
-  free(b.slot);
+    if (!(p->dens[k] = calloc((len[k] + 63) / 64 + 1, sizeof(uint64_t)))) e = CUZK_R1CS_ENOMEM;
+  if (!e && record->compact) {
+    e = take_matrices(p, record);
+  } else if (!e) {
+    coef_dict d;
+    if (!coef_dict_init(&d)) e = CUZK_R1CS_ENOMEM;
+    for (int k = 0; k < 3 && !e; k++) {
+      cuzk_csr csr;
+      if (!(e = cuzk_cs_matrix(record, k, &csr))) e = copy_matrix(&p->m[k], &d, &csr);
+    }
+    if (!e && !(p->dict = malloc(d.n * sizeof *p->dict))) e = CUZK_R1CS_ENOMEM;
+    if (!e) memcpy(p->dict, d.vals.p, d.n * sizeof *p->dict);
+    p->n_dict = d.n;
+    coef_dict_free(&d);
+  }
   if (e) {
     cuzk_pce_free(p);
     return e;
   }
-  size_t len[3] = {p->aux, p->inputs, p->aux};
+  densities(p);
   for (int k = 0; k < 3; k++) {
+    pce_matrix *m = &p->m[k];
+    /* capacity a recording's growth left over is given back */
+    cuzk_vec_shrink(&m->cols, m->nnz * sizeof(uint32_t));
+    cuzk_vec_shrink(&m->coef, m->nnz * sizeof(uint16_t));
+    cuzk_vec_shrink(&m->row_ptr, (p->rows + 1) * sizeof(uint32_t));
+    p->bytes += (p->rows + 1) * sizeof(uint32_t) + m->nnz * (sizeof(uint32_t) + sizeof(uint16_t));
     p->dens_count[k] = popcount(p->dens[k], len[k]);
     p->bytes += ((len[k] + 63) / 64 + 1) * sizeof(uint64_t);
   }
-  cuzk_fr *shrunk = realloc(p->dict, (p->n_dict ? p->n_dict : 1) * sizeof *p->dict);
-  if (shrunk) p->dict = shrunk;
   p->bytes += sizeof *p + p->n_dict * sizeof *p->dict;
   *out = p;
   return CUZK_R1CS_OK;
@@ -134,9 +139,9 @@ cuzk_r1cs_err cuzk_pce_create(cuzk_pce **out, const cuzk_cs *record) {
 void cuzk_pce_free(cuzk_pce *p) {
   if (!p) return;
   for (int k = 0; k < 3; k++) {
-    free(p->m[k].row_ptr);
-    free(p->m[k].cols);
-    free(p->m[k].coef);
+    cuzk_vec_free(&p->m[k].row_ptr);
+    cuzk_vec_free(&p->m[k].cols);
+    cuzk_vec_free(&p->m[k].coef);
     free(p->dens[k]);
   }
   free(p->dict);
@@ -148,6 +153,13 @@ size_t cuzk_pce_num_aux(const cuzk_pce *p) { return p->aux; }
 size_t cuzk_pce_num_constraints(const cuzk_pce *p) { return p->rows; }
 size_t cuzk_pce_num_coefficients(const cuzk_pce *p) { return p->n_dict; }
 size_t cuzk_pce_bytes(const cuzk_pce *p) { return p->bytes; }
+
+cuzk_r1cs_err cuzk_pce_matrix_get(const cuzk_pce *p, int k, cuzk_pce_matrix *out) {
+  if (!p || !out || k < 0 || k > 2) return CUZK_R1CS_EINVAL;
+  const pce_matrix *m = &p->m[k];
+  *out = (cuzk_pce_matrix){p->rows, m->nnz, m->row_ptr.p, m->cols.p, m->coef.p, p->dict};
+  return CUZK_R1CS_OK;
+}
 
 cuzk_r1cs_err cuzk_pce_result(const cuzk_pce *p, const cuzk_cs *witness, cuzk_cs_result *out) {
   if (!p || !witness || !out) return CUZK_R1CS_EINVAL;
@@ -174,14 +186,15 @@ static void eval_rows(void *ctx, size_t begin, size_t end) {
   const size_t ni = p->inputs;
   const cuzk_fr *aux_z = j->aux - ni; /* aux_z[c] for c >= ni: no branch on the column kind */
   for (int k = 0; k < 3; k++) {
-    const pce_matrix *m = &p->m[k];
+    const uint32_t *row_ptr = p->m[k].row_ptr.p, *cols = p->m[k].cols.p;
+    const uint16_t *coef = p->m[k].coef.p;
     cuzk_fr *out = j->out[k];
     for (size_t r = begin; r < end; r++) {
       cuzk_fr acc = cuzk_fr_zero;
-      for (uint32_t t = m->row_ptr[r]; t < m->row_ptr[r + 1]; t++) {
-        uint32_t c = m->cols[t];
+      for (uint32_t t = row_ptr[r]; t < row_ptr[r + 1]; t++) {
+        uint32_t c = cols[t];
         const cuzk_fr *z = c < ni ? &j->inputs[c] : &aux_z[c];
-        uint16_t d = m->coef[t];
+        uint16_t d = coef[t];
         if (d == COEF_ONE) {
           cuzk_fr_add(&acc, &acc, z);
         } else if (d == COEF_MINUS_ONE) {

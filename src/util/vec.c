@@ -34,3 +34,12 @@ void cuzk_vec_free(cuzk_vec *v) {
   v->p = NULL;
   v->cap = 0;
 }
+
+void cuzk_vec_shrink(cuzk_vec *v, size_t bytes) {
+  size_t want = round_up(bytes ? bytes : 1, 4096);
+  if (!v->p || want >= v->cap) return;
+  void *p = mremap(v->p, v->cap, want, 0); /* shrinking in place never moves */
+  if (p == MAP_FAILED) return;
+  v->p = p;
+  v->cap = want;
+}

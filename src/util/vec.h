@@ -20,5 +20,8 @@ typedef struct {
  * region is then unchanged). */
 bool cuzk_vec_reserve(cuzk_vec *v, size_t bytes);
 void cuzk_vec_free(cuzk_vec *v);
+/* Gives back the capacity beyond `bytes` (rounded up to a page), keeping the contents; a region
+ * already that small is unchanged. */
+void cuzk_vec_shrink(cuzk_vec *v, size_t bytes);
 
 #endif

@@ -417,6 +417,7 @@ int cli_record_pce(cuzk_pce **out, cli_synth_fn f, const void *ctx) {
   double t0 = cli_now_s();
   cuzk_cs_opts o;
   cuzk_cs_opts_default(&o, CUZK_CS_RECORD);
+  o.record_compact = true; /* 6 bytes a term: the matrices move into the evaluator */
   cuzk_cs *cs;
   char msg[512] = "out of memory";
   if (cuzk_cs_create(&cs, &o)) return cli_fail(1, "prove: out of memory");
