@@ -16,7 +16,9 @@
 #include <time.h>
 
 #include "check.h"
+#include "cuzk/c2.h"
 #include "cuzk/porep.h"
+#include "cuzk/stacked_circuit.h"
 #include "porep/c1.h"
 #include "rng.h"
 
@@ -783,6 +785,58 @@ static void fuzz_loop(const doc *full, const doc *mini, const doc *mini_env) {
   printf("fuzz: %u mutations, %u accepted\n", runs, ok);
 }
 
+/* ---- the synthetic C1 for benchmarks (cuzk_c1_new_synthetic) ---- */
+
+static void test_synthetic(void) {
+  char e[512] = "";
+  for (uint32_t id = 5; id <= 9; id++) { /* V1_1: 2KiB .. 64GiB */
+    const cuzk_c1_proof_info *pi = cuzk_c1_proof_info_get(id);
+    cuzk_c1 *c1 = cuzk_c1_new_synthetic(id, 42);
+    CHECK_MSG(c1 && c1->synthetic_for_bench == 1, "%s: synthetic C1", pi->name);
+    if (!c1) continue;
+    CHECK_MSG(cuzk_c1_check_shape(c1, e, sizeof e) == CUZK_POREP_OK, "%s: shape: %s", pi->name, e);
+    /* what the circuit checks before synthesis: canonical values, paths spelling the challenge,
+     * one comm_c and comm_r_last per partition — in every partition */
+    cuzk_stacked_config cfg;
+    CHECK(cuzk_stacked_config_from_proof(&cfg, id) == CUZK_POREP_OK);
+    for (unsigned k = 0; k < c1->vanilla_proofs.n; k++)
+      CHECK_MSG(cuzk_stacked_check_c1(&cfg, c1, k, e, sizeof e) == CUZK_POREP_OK,
+                "%s partition %u: %s", pi->name, k, e);
+    /* C2 refuses it, naming the label */
+    cuzk_c2_ctx ctx;
+    cuzk_porep_err r = cuzk_c2_ctx_init(&ctx, c1, e, sizeof e);
+    CHECK_MSG(r == CUZK_POREP_EINVAL &&
+                  strncmp(e, "cuzk_synthetic_for_bench: a synthetic C1", 40) == 0,
+              "%s: C2 of a synthetic C1: %s", pi->name, e);
+    if (id == 5) {
+      /* the label survives JSON, written last; the same seed gives the same document */
+      doc d = write_doc(c1);
+      const char tail[] = ",\"cuzk_synthetic_for_bench\":1}";
+      CHECK(d.n > sizeof tail && memcmp(d.p + d.n - (sizeof tail - 1), tail, sizeof tail - 1) == 0);
+      cuzk_c1 *back = NULL, *again = cuzk_c1_new_synthetic(id, 42),
+              *other = cuzk_c1_new_synthetic(id, 43);
+      CHECK_MSG(cuzk_c1_read_json(&back, d.p, d.n, 0, e, sizeof e) == CUZK_POREP_OK, "read: %s", e);
+      CHECK(back && back->synthetic_for_bench == 1);
+      doc d2 = write_doc(again), d3 = write_doc(other);
+      CHECK(d2.n == d.n && memcmp(d2.p, d.p, d.n) == 0);
+      CHECK(d3.n != d.n || memcmp(d3.p, d.p, d.n) != 0);
+      /* a real C1 carries no such key */
+      back->synthetic_for_bench = 0;
+      doc d4 = write_doc(back);
+      CHECK(d4.n == d.n - (sizeof tail - 2) && memcmp(d4.p + d4.n - 2, "]}", 2) == 0);
+      free(d.p);
+      free(d2.p);
+      free(d3.p);
+      free(d4.p);
+      cuzk_c1_free(back);
+      cuzk_c1_free(again);
+      cuzk_c1_free(other);
+    }
+    cuzk_c1_free(c1);
+  }
+  CHECK(cuzk_c1_new_synthetic(20, 1) == NULL);
+}
+
 /* ---- benchmark modes ---- */
 
 static double now(void) {
@@ -957,6 +1011,7 @@ int main(int argc, char **argv) {
 
   test_malformed(&d);
   test_envelope(&d, c1);
+  test_synthetic();
 
   uint8_t *menv = NULL;
   size_t menv_n = 0;

@@ -147,6 +147,10 @@ typedef struct {
   uint32_t vanilla_variant;  /* 0..4 */
   cuzk_c1_partition_vec vanilla_proofs;
   cuzk_c1_b32 comm_r, comm_d, replica_id, seed, ticket;
+  /* Nonzero: made up for benchmarks by cuzk_c1_new_synthetic, no sealed sector behind it. The
+   * JSON carries it as "cuzk_synthetic_for_bench": 1 after the serde keys (absent otherwise;
+   * Filecoin's own readers skip it as an unknown field); C2 refuses such a C1. */
+  uint32_t synthetic_for_bench;
   cuzk_c1_arena *arena; /* owns every array above */
 } cuzk_c1;
 
@@ -170,6 +174,14 @@ void *cuzk_c1_alloc(cuzk_c1 *c1, size_t bytes);
  * variants, layer_index fields set (1..L, encoding L), every 32-byte value and index zero, for a
  * generator to fill in. NULL for an unknown id or on allocation failure. */
 cuzk_c1 *cuzk_c1_new_shaped(uint32_t registered_proof);
+
+/* A C1 of a registered proof's exact shape with made-up contents, for benchmarks at sizes that
+ * cannot be sealed here (docs/porep.md "Synthetic C1 for benchmarks"): values canonical field
+ * elements drawn from seed, each challenge's paths spelling its node, parents' paths their index,
+ * one comm_c and comm_r_last root per partition — what circuit synthesis needs, so a partition
+ * synthesizes with the real circuit's counts and work; synthetic_for_bench is set. Not a proof of
+ * anything: its paths do not hash to their roots. NULL for an unknown id or without memory. */
+cuzk_c1 *cuzk_c1_new_synthetic(uint32_t registered_proof, uint64_t seed);
 
 /* Checks the counts and Merkle variants against registered_proof (the shape of
  * cuzk_c1_new_shaped), the variant against the sector size, path element indices < arity and

@@ -134,5 +134,8 @@ static const c1_field ROOT_F[] = {
     {"comm_d", &B32, offsetof(cuzk_c1, comm_d)},
     {"replica_id", &B32, offsetof(cuzk_c1, replica_id)},
     {"seed", &B32, offsetof(cuzk_c1, seed)},
-    {"ticket", &B32, offsetof(cuzk_c1, ticket)}};
-const c1_type c1_json_root = {STRUCT(ROOT_F, 0)};
+    {"ticket", &B32, offsetof(cuzk_c1, ticket)},
+    /* ours, not serde's: a made-up C1 for benchmarks (cuzk_c1_new_synthetic); written only when
+     * set, so a real C1 is byte-identical to rust-fil-proofs' output */
+    {"cuzk_synthetic_for_bench", &U32, offsetof(cuzk_c1, synthetic_for_bench)}};
+const c1_type c1_json_root = {STRUCT(ROOT_F, 1u << 7)};

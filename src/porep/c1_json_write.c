@@ -64,6 +64,10 @@ static int gen_struct(yajl_gen g, const c1_type *t, const uint8_t *dest) {
   if (yajl_gen_map_open(g) != yajl_gen_status_ok) return 1;
   for (uint32_t i = 0; i < t->nfields; i++) {
     const c1_field *f = &t->fields[i];
+    uint32_t u;
+    if ((t->optional >> i & 1) && f->type->kind == C1T_U32 &&
+        (memcpy(&u, dest + f->off, sizeof u), u == 0))
+      continue; /* an optional flag that is not set is not written */
     if (gen_key(g, f->name) || gen_value(g, f->type, dest + f->off)) return 1;
   }
   return yajl_gen_map_close(g) != yajl_gen_status_ok;

@@ -91,6 +91,11 @@ cuzk_porep_err cuzk_c2_ctx_init(cuzk_c2_ctx *ctx, const cuzk_c1 *c1, char *msg, 
   if (!ctx || !c1) return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL, "c2: NULL context or C1");
   memset(ctx, 0, sizeof *ctx);
   ctx->c1 = c1;
+  if (c1->synthetic_for_bench)
+    return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL,
+                           "cuzk_synthetic_for_bench: a synthetic C1 made up for benchmarks "
+                           "(cuzk-bench gen-vanilla porep --synthetic-for-bench), not the output "
+                           "of a sealed sector: C2 does not prove it");
   if (cuzk_seal_proof_by_id(&ctx->proof, c1->registered_proof))
     return cuzk_porep_fail(msg, len, CUZK_POREP_EPROOF, "registered_proof: unknown id %u",
                            c1->registered_proof);

@@ -33,6 +33,15 @@ edit "$D/c1.json" "$D/tampered.json" \
   "r = d['vanilla_proofs']['StackedDrg2KiBV1'][0][0]['replica_column_proofs']['drg_parents'][1]['column']['rows']; r[0][0] ^= 1"
 rejects "tampered column row" "vanilla proofs do not verify: partition 0" \
   "$B" prove --c1 "$D/tampered.json" --param-cache "$P" -o "$D/x.bin"
+# a synthetic C1 (made-up contents for synth-only benchmarks): labelled, refused by prove, and
+# synthesized by synth-only
+"$B" gen-vanilla porep --sector-size 2KiB --synthetic-for-bench -o "$D/synthetic.json" | grep -q SYNTHETIC ||
+  fail "gen-vanilla --synthetic-for-bench"
+grep -q '"cuzk_synthetic_for_bench":1}$' "$D/synthetic.json" || fail "the synthetic label"
+rejects "synthetic C1" "cuzk_synthetic_for_bench: a synthetic C1 made up for benchmarks" \
+  "$B" prove --c1 "$D/synthetic.json" --param-cache "$P" -o "$D/x.bin"
+"$B" synth-only --c1 "$D/synthetic.json" --mode witness | grep -q "constraints=2687921" ||
+  fail "synth-only of the synthetic C1"
 [ ! -e "$D/x.bin" ] || fail "a proof was written for a refused C1"
 
 "$B" prove --c1 "$D/c1.json" --param-cache "$P" --miner-id 1000 --sector-num 7 -o "$D/proof.bin"

@@ -120,6 +120,9 @@ base64.b64encode(open(sys.argv[1], 'rb').read()).decode(), 'SectorSize': 2048}))
 run 1 "$B" single -a "$U" -t porep --c1 "$D/envelope.json"
 has 'envelope.json: envelope of StackedDrg2KiBV1_1 (registered_proof 5), sector 3, miner 1000'
 has '^error:     vanilla_proof: replica_id: not the one of miner 1000 sector 3'
+"$B" gen-vanilla porep --sector-size 2KiB --synthetic-for-bench -o "$D/synthetic.json" >/dev/null
+run 1 "$B" single -a "$U" -t porep --c1 "$D/synthetic.json"
+has '^error:     vanilla_proof: cuzk_synthetic_for_bench: a synthetic C1 made up for benchmarks'
 run 0 "$B" single -a "$U" -t porep --c1 "$D/c1.json" -o "$D/proof.bin" --priority high
 line '=== Proof Result ==='
 line 'status:    COMPLETED'
@@ -147,10 +150,10 @@ line 'failed:        3'
 # the counters moved
 run 0 "$B" status -a "$U"
 line 'proofs completed: 1'
-line 'proofs failed:    7'
+line 'proofs failed:    8'
 run 0 "$B" metrics -a "$U"
 line 'cuzk_proofs_completed_total 1'
-line 'cuzk_proofs_failed_total 7'
+line 'cuzk_proofs_failed_total 8'
 
 # usage errors name the flag (exit 2); an unreachable daemon is a failure (exit 1)
 run 2 "$B" batch -a "$U" -t porep --c1 "$D/c1.json" -j 0

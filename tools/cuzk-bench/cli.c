@@ -55,6 +55,7 @@ static const cli_opt opts[O_END] = {
     VALUE(O_TICKET, NULL, "--ticket"),
     VALUE(O_SEED, NULL, "--seed"),
     FLAG(O_SYNTHETIC, NULL, "--synthetic"),
+    FLAG(O_SYNTHETIC_FOR_BENCH, NULL, "--synthetic-for-bench"),
     VALUE(O_SECTORS, NULL, "--sectors"),
     VALUE(O_FIRST_SECTOR, NULL, "--first-sector"),
     VALUE(O_PARTITION_INDEX, NULL, "--partition-index"),

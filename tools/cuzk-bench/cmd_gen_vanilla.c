@@ -14,12 +14,37 @@ static const char usage[] =
     "usage: cuzk-bench gen-vanilla porep --sector-size SIZE [--registered-proof ID|NAME]\n"
     "         [--data FILE|zero|random:SEED] [--miner-id N] [--sector-num N] [--ticket HEX]\n"
     "         [--seed HEX] [--threads N] -o C1.json [--envelope]\n"
+    "       cuzk-bench gen-vanilla porep --sector-size SIZE --synthetic-for-bench\n"
+    "         [--registered-proof ID|NAME] [--sector-num N] -o C1.json\n"
     "Seals a sector of a test size (2KiB, 8MiB, 512MiB) in memory and writes its C1 output\n"
     "(SealCommitPhase1Output JSON; --envelope: Curio's {SectorNum, Phase1Out, SectorSize}).\n"
+    "--synthetic-for-bench: a C1 of the exact shape of any size (32GiB, 64GiB too) with made-up\n"
+    "contents, labelled as such in the file, for synth-only on production-size partitions;\n"
+    "prove and the daemon refuse it (no sealed sector behind it).\n"
     "  --data FILE      the sector's unpadded bytes (at most 2032 for 2KiB; the rest is zero)\n"
     "  --data zero      a CC sector (default); random:SEED reproducible random bytes\n"
     "  --miner-id N     prover id = Filecoin's encoding of actor N (default 1000)\n"
     "  --ticket/--seed  32 bytes in hex (defaults: 01..01 and 02..02)\n";
+
+/* A C1 of p's shape with made-up contents (cuzk_c1_new_synthetic; the sector number seeds it). */
+static int write_synthetic(const cuzk_seal_proof *p, uint64_t sector_num, const char *out) {
+  double t0 = cli_now_s();
+  cuzk_c1 *c1 = cuzk_c1_new_synthetic(p->id, sector_num);
+  uint8_t *json;
+  size_t len;
+  char eb[512];
+  if (!c1) return cli_fail(1, "gen-vanilla: out of memory");
+  if (cuzk_c1_write_json(c1, &json, &len, eb, sizeof eb))
+    return cli_fail(1, "writing JSON: %s", eb);
+  cuzk_c1_free(c1);
+  bool ok = cli_write_file(out, json, len);
+  free(json);
+  if (!ok) return cli_fail(1, "cannot write %s", out);
+  printf("%s %s: wrote %s (%zu bytes, %.1f s): SYNTHETIC, made-up contents for benchmarks "
+         "(synth-only); C2 refuses it\n",
+         p->name, p->sector->name, out, len, cli_now_s() - t0);
+  return 0;
+}
 
 /* The first non-option argument (an option's value skipped): the proof kind, or NULL. With
  * --help/-h, NULL too: the help covers every kind. */
@@ -28,7 +53,8 @@ static const char *kind_arg(int argc, char **argv) {
     const char *a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) return NULL;
     if (a[0] != '-') return a;
-    if (strcmp(a, "--envelope") && strcmp(a, "--synthetic")) i++; /* an option's value */
+    if (strcmp(a, "--envelope") && strcmp(a, "--synthetic") && strcmp(a, "--synthetic-for-bench"))
+      i++; /* an option's value */
   }
   return NULL;
 }
@@ -43,9 +69,11 @@ int cmd_gen_vanilla(int argc, char **argv) {
   uint8_t ticket[32], seed[32];
   memset(ticket, 1, 32);
   memset(seed, 2, 32);
-  bool envelope = false, kind_seen = false;
-  static const int opts[] = {O_HELP,  O_ENVELOPE,   O_SIZE,    O_PROOF,  O_DATA, O_OUT,
-                             O_MINER, O_SECTOR_NUM, O_THREADS, O_TICKET, O_SEED, 0};
+  bool envelope = false, kind_seen = false, synthetic = false, data_given = false;
+  static const int opts[] = {O_HELP,    O_ENVELOPE, O_SIZE,  O_PROOF,
+                             O_DATA,    O_OUT,      O_MINER, O_SECTOR_NUM,
+                             O_THREADS, O_TICKET,   O_SEED,  O_SYNTHETIC_FOR_BENCH,
+                             0};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v;
     switch (cli_next_opt(opts, argc, argv, &i, &v)) {
@@ -62,7 +90,8 @@ int cmd_gen_vanilla(int argc, char **argv) {
     case O_ENVELOPE: envelope = true; break;
     case O_SIZE: size = v; break;
     case O_PROOF: proof_arg = v; break;
-    case O_DATA: data_arg = v; break;
+    case O_DATA: data_arg = v, data_given = true; break;
+    case O_SYNTHETIC_FOR_BENCH: synthetic = true; break;
     case O_OUT: out = v; break;
     case O_MINER:
       if (!cli_u64(&miner, v)) return cli_fail(2, "--miner-id: not an unsigned integer: %s", v);
@@ -96,6 +125,11 @@ int cmd_gen_vanilla(int argc, char **argv) {
   uint64_t bytes;
   if (size && (cuzk_porep_parse_size(&bytes, size) || bytes != p->sector->bytes))
     return cli_fail(2, "--sector-size %s does not match %s", size, p->name);
+  if (synthetic) {
+    if (data_given || envelope)
+      return cli_fail(2, "gen-vanilla: --synthetic-for-bench takes no --data or --envelope");
+    return write_synthetic(p, sector_num, out);
+  }
   if (p->sector->bytes > ((uint64_t)512 << 20))
     return cli_fail(1, "gen-vanilla seals in memory: sizes up to 512MiB (asked %s)",
                     p->sector->name);
