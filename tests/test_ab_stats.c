@@ -89,8 +89,17 @@ static void test_verdicts(void) {
   CHECK(NEAR(s.ratio_min, 0.5) && NEAR(s.ratio_max, 0.5) && s.verdict == AB_B_LOWER);
 }
 
+/* one pair's ratio, as the summary and the plot take it */
+static void test_ratio(void) {
+  CHECK(ab_ratio(2, 1) == 0.5 && ab_ratio(4, 6) == 1.5);
+  CHECK(ab_ratio(0, 0) == 1);   /* no change */
+  CHECK(isnan(ab_ratio(0, 3))); /* no ratio */
+  CHECK(ab_ratio(5, 0) == 0);
+}
+
 int main(void) {
   test_median();
+  test_ratio();
   test_verdicts();
   return check_summary("test_ab_stats");
 }

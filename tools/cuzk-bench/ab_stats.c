@@ -22,8 +22,7 @@ double ab_median(const double *x, size_t n) {
   return m;
 }
 
-/* b / a, with 0 / 0 = 1 (no change) and x / 0 = NaN (no ratio). */
-static double ratio_of(double a, double b) {
+double ab_ratio(double a, double b) {
   if (a == 0) return b == 0 ? 1.0 : NAN;
   return b / a;
 }
@@ -33,13 +32,13 @@ void ab_summarize(ab_summary *s, const double *a, const double *b, size_t n, dou
   s->n = n;
   s->median_a = ab_median(a, n);
   s->median_b = ab_median(b, n);
-  s->ratio = n ? ratio_of(s->median_a, s->median_b) : NAN;
+  s->ratio = n ? ab_ratio(s->median_a, s->median_b) : NAN;
   s->ratio_min = s->ratio_max = NAN;
   s->verdict = AB_UNDEFINED;
   if (!n) return;
   bool all_below = true, all_above = true;
   for (size_t i = 0; i < n; i++) {
-    double r = ratio_of(a[i], b[i]);
+    double r = ab_ratio(a[i], b[i]);
     if (isnan(r)) {
       s->ratio_min = s->ratio_max = NAN;
       return;

@@ -22,6 +22,10 @@ typedef struct {
   ab_verdict verdict;
 } ab_summary;
 
+/* The ratio b / a of one pair (or of the medians), with 0 / 0 = 1 (no change) and x / 0 = NaN (no
+ * ratio). */
+double ab_ratio(double a, double b);
+
 /* Median of x[0..n) (x is not modified); NaN for n = 0 or out of memory. */
 double ab_median(const double *x, size_t n);
 

@@ -75,6 +75,7 @@ static const cli_opt opts[O_END] = {
     VALUE(O_MIN_EFFECT, NULL, "--min-effect"),
     VALUE(O_PAIRS, "-i", "--pairs"),
     VALUE(O_WARMUP, NULL, "--warmup"),
+    VALUE(O_PLOT, NULL, "--plot"),
     VALUE(O_ADDR, "-a", "--addr"),
     VALUE(O_TIMEOUT, NULL, "--timeout-ms"),
     VALUE(O_LOG_LEVEL, NULL, "--log-level"),

@@ -106,6 +106,7 @@ enum {
   O_MIN_EFFECT,
   O_PAIRS,
   O_WARMUP,
+  O_PLOT,
   /* the daemon's client commands */
   O_ADDR,
   O_TIMEOUT,

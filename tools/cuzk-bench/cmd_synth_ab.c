@@ -25,6 +25,7 @@
 #include <unistd.h>
 #include <yajl/yajl_tree.h>
 
+#include "ab_plot.h"
 #include "ab_stats.h"
 #include "cli.h"
 
@@ -396,7 +397,7 @@ int cmd_synth_ab(int argc, char **argv) {
       "usage: cuzk-bench synth-ab --c1 FILE --a \"OPTS\" --b \"OPTS\" [-i|--pairs N]\n"
       "         [--partition N] [--sector-num N] [--miner-id N] [--mode prove|witness]\n"
       "         [--shape-only] [--counter time|perf|callgrind] [--warmup N]\n"
-      "         [--min-effect PCT] [--json FILE]\n"
+      "         [--min-effect PCT] [--json FILE] [--plot FILE.svg]\n"
       "A/B of a synthesis change: runs 'synth-only' for side A and side B interleaved (A B A B,\n"
       "N pairs, default 5), each in a child process of this program. OPTS are extra synth-only\n"
       "options (split on blanks, e.g. --a \"--lc-inline 0\"), applied after the shared ones.\n"
@@ -409,8 +410,11 @@ int cmd_synth_ab(int argc, char **argv) {
       "  callgrind  instructions (Ir) of 'valgrind --tool=callgrind cuzk-bench synth-only -i 1'\n"
       "--warmup N: iterations each child runs first to fault its buffers in (default 1; 0 "
       "measures\n"
-      "the cold first synthesis); not used by callgrind.\n";
-  const char *c1 = NULL, *json_path = NULL, *counter_s = "time", *side_s[2] = {NULL, NULL};
+      "the cold first synthesis); not used by callgrind.\n"
+      "--json FILE: every sample and the summary. --plot FILE.svg: per figure, each side's sample\n"
+      "per pair and the per-pair ratios B/A against 1 with the median ratio and the verdict.\n";
+  const char *c1 = NULL, *json_path = NULL, *plot_path = NULL, *counter_s = "time",
+             *side_s[2] = {NULL, NULL};
   uint64_t pairs = 5, warmup = 1;
   double min_effect = -1;
   ab_run *r = calloc(1, sizeof *r);
@@ -418,8 +422,9 @@ int cmd_synth_ab(int argc, char **argv) {
   int rc = 2;
   char *copies[2] = {NULL, NULL};
   static const int opts[] = {
-      O_HELP,      O_SHAPE_ONLY, O_C1,    O_A,    O_B,         O_COUNTER, O_JSON,   O_MIN_EFFECT,
-      O_PARTITION, O_SECTOR_NUM, O_MINER, O_MODE, O_LC_INLINE, O_PAIRS,   O_WARMUP, 0};
+      O_HELP,      O_SHAPE_ONLY, O_C1,        O_A,          O_B,     O_COUNTER,
+      O_JSON,      O_MIN_EFFECT, O_PARTITION, O_SECTOR_NUM, O_MINER, O_MODE,
+      O_LC_INLINE, O_PAIRS,      O_WARMUP,    O_PLOT,       0};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v;
     char *end;
@@ -441,6 +446,7 @@ int cmd_synth_ab(int argc, char **argv) {
     case O_B: side_s[id == O_B] = v; break;
     case O_COUNTER: counter_s = v; break;
     case O_JSON: json_path = v; break;
+    case O_PLOT: plot_path = v; break;
     case O_MIN_EFFECT:
       min_effect = strtod(v, &end) / 100;
       if (*end || !(min_effect >= 0 && min_effect < 1)) {
@@ -549,6 +555,7 @@ int cmd_synth_ab(int argc, char **argv) {
   if (rc) goto done;
 
   ab_summary sum[MAX_METRICS];
+  const char *verdict[MAX_METRICS];
   printf("\n=== Summary (%llu pairs; ratio = B/A, spread = min..max of the per-pair ratios) ===\n",
          (unsigned long long)pairs);
   printf("%-16s %16s %16s %8s %19s  %s\n", "", "median A", "median B", "B/A", "spread", "verdict");
@@ -567,9 +574,9 @@ int cmd_synth_ab(int argc, char **argv) {
       snprintf(spread, sizeof spread, "n/a");
     else
       snprintf(spread, sizeof spread, "%.4fx..%.4fx", sum[i].ratio_min, sum[i].ratio_max);
-    printf("%-16s %16s %16s %8s %19s  %s\n", m->name, va, vb, ratio, spread,
-           holes ? "undefined (missing samples)"
-                 : ab_verdict_text(sum[i].verdict, m->lower_is_faster));
+    verdict[i] =
+        holes ? "undefined (missing samples)" : ab_verdict_text(sum[i].verdict, m->lower_is_faster);
+    printf("%-16s %16s %16s %8s %19s  %s\n", m->name, va, vb, ratio, spread, verdict[i]);
   }
   if (min_effect > 0)
     printf("(a verdict needs every pair beyond 1 +/- %.2g %%)\n", min_effect * 100);
@@ -580,6 +587,17 @@ int cmd_synth_ab(int argc, char **argv) {
            (unsigned long long)pairs, 2.0 / (double)(1ULL << pairs));
   if (json_path && !write_json(r, json_path, c1, sum, min_effect))
     rc = cli_fail(1, "cannot write %s", json_path);
+  ab_plot_metric pm[MAX_METRICS];
+  for (int i = 0; i < r->nm; i++)
+    pm[i] = (ab_plot_metric){.name = r->m[i].name,
+                             .seconds = r->m[i].seconds,
+                             .a = r->m[i].v[0],
+                             .b = r->m[i].v[1],
+                             .sum = &sum[i],
+                             .verdict = verdict[i]};
+  ab_plot_run run = {side_s[0], side_s[1], counter_s, pairs, min_effect};
+  if (plot_path && !ab_plot_svg(plot_path, &run, pm, (size_t)r->nm))
+    rc = cli_fail(1, "cannot write %s: %s", plot_path, strerror(errno));
 
 done:
   for (int i = 0; i < r->nm; i++) {
