@@ -64,6 +64,8 @@ typedef enum {
   CUZK_PRIORITY_HIGH = 3,
   CUZK_PRIORITY_CRITICAL = 4,
 } cuzk_priority;
+/* "low", "normal", "high", "critical" (the metric label values); NULL for DEFAULT or another. */
+const char *cuzk_priority_label(cuzk_priority p);
 
 typedef enum {
   CUZK_JOB_UNKNOWN = 0, /* still queued or running (never a final status) */

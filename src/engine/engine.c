@@ -35,6 +35,17 @@ const char *cuzk_proof_kind_label(cuzk_proof_kind k) {
   return NULL;
 }
 
+const char *cuzk_priority_label(cuzk_priority p) {
+  switch (p) {
+  case CUZK_PRIORITY_LOW: return "low";
+  case CUZK_PRIORITY_NORMAL: return "normal";
+  case CUZK_PRIORITY_HIGH: return "high";
+  case CUZK_PRIORITY_CRITICAL: return "critical";
+  case CUZK_PRIORITY_DEFAULT: break;
+  }
+  return NULL;
+}
+
 void cuzk_engine_config_default(cuzk_engine_config *c) {
   memset(c, 0, sizeof *c);
   c->synthesis_workers = 1;
@@ -348,6 +359,7 @@ cuzk_engine_err cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *r,
     char why[128];
     snprintf(why, sizeof why, "unsupported proof kind: %s (no circuit for it yet)",
              cuzk_proof_kind_label(j->kind));
+    j->fail_reason = ENG_FAIL_REQUEST;
     eng_end(e, j, CUZK_JOB_FAILED, why);
   } else {
     eng_log(e, CUZK_LOG_INFO, j->id,

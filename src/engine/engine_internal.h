@@ -25,6 +25,20 @@
 
 typedef enum { JOB_QUEUED, JOB_PREPARING, JOB_RUNNING, JOB_FINISHING, JOB_ENDED } job_state;
 
+/* Why a job failed, the label of cuzk_proofs_failed_by_reason_total (metrics.c names them): a
+ * small fixed set, never the message. Set where the failure is found (the kinds' prepare, kinds.c,
+ * workers.c); read by eng_end. */
+typedef enum {
+  ENG_FAIL_REQUEST,    /* a request field, or a vanilla proof that does not parse */
+  ENG_FAIL_VANILLA,    /* a vanilla proof (C1, PoSt sector, update) that parses but does not hold */
+  ENG_FAIL_PARAMETERS, /* the parameter set could not be found, generated, loaded or recorded */
+  ENG_FAIL_SYNTHESIS,  /* a partition's synthesis */
+  ENG_FAIL_PROVING,    /* the prover */
+  ENG_FAIL_VERIFICATION, /* the proofs' self-check */
+  ENG_FAIL_MEMORY,       /* an allocation */
+  ENG_NUM_FAIL_REASONS
+} eng_fail_reason;
+
 typedef struct eng_job eng_job;
 
 /* A circuit the engine proves with: one parameter set. Filled by its kind (docs/engine.md "Proof
@@ -167,10 +181,11 @@ struct eng_job {
   uint8_t comm[3][32]; /* SnapDeals: comm_r_old, comm_r_new, comm_d_new; comm_len as received */
   size_t comm_len[3];
   job_state state;
-  _Atomic int cancel; /* read by workers and the prover without the lock */
-  bool failed;        /* a partition failed: skip the others */
-  char error[512];    /* the first failure */
-  void *work;         /* the kind's prepared request (ops->free_work) */
+  _Atomic int cancel;          /* read by workers and the prover without the lock */
+  bool failed;                 /* a partition failed: skip the others */
+  char error[512];             /* the first failure */
+  eng_fail_reason fail_reason; /* its class, when the job ends FAILED */
+  void *work;                  /* the kind's prepared request (ops->free_work) */
   srs_set *srs;
   unsigned parts, next_part, in_flight, proved;
   cuzk_g16_proof *proofs;
@@ -247,6 +262,8 @@ struct cuzk_engine {
   cuzk_prom_series *m_completed[CUZK_NUM_PROOF_KINDS], *m_failed[CUZK_NUM_PROOF_KINDS],
       *m_duration[CUZK_NUM_PROOF_KINDS];
   cuzk_prom_series *m_stage[ENG_NUM_STAGES];
+  cuzk_prom_series *m_failed_reason[ENG_NUM_FAIL_REASONS];
+  cuzk_prom_series *m_queued_prio[CUZK_PRIORITY_CRITICAL + 1]; /* [LOW..CRITICAL] */
   cuzk_prom_metric *f_srs_loaded;
 };
 

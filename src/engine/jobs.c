@@ -139,6 +139,8 @@ void eng_end(cuzk_engine *e, eng_job *j, cuzk_job_status status, const char *msg
   } else {
     cuzk_prom_inc(e->m_failed_total);
     cuzk_prom_inc(e->m_failed[k]);
+    if ((unsigned)j->fail_reason < ENG_NUM_FAIL_REASONS)
+      cuzk_prom_inc(e->m_failed_reason[j->fail_reason]);
   }
   eng_log(e, status == CUZK_JOB_FAILED ? CUZK_LOG_WARN : CUZK_LOG_INFO, j->id,
           "%s in %.2f s (queue %.2f, synthesis %.2f, prove %.2f)%s%s",

@@ -47,8 +47,10 @@ const uint8_t **eng_input_pieces(const eng_job *j, char *msg, size_t len) {
 
 bool eng_prepare_job(cuzk_engine *e, eng_job *j, char *msg, size_t len) {
   const eng_circuit *circ = NULL;
+  j->fail_reason = ENG_FAIL_REQUEST; /* the kind's prepare names another class where it applies */
   if (!j->ops->prepare(j, &circ, msg, len)) return false;
   eng_free_input(j);
+  j->fail_reason = ENG_FAIL_PARAMETERS;
   srs_set *s = eng_srs_for(e, circ);
   if (!s) {
     snprintf(msg, len, "no parameter set for circuit %s", circ ? circ->id : "?");
@@ -62,6 +64,7 @@ bool eng_prepare_job(cuzk_engine *e, eng_job *j, char *msg, size_t len) {
   j->srs = s; /* released by eng_end */
   pthread_mutex_unlock(&e->mu);
   if (!j->proofs) {
+    j->fail_reason = ENG_FAIL_MEMORY;
     snprintf(msg, len, "out of memory");
     return false;
   }
@@ -70,9 +73,11 @@ bool eng_prepare_job(cuzk_engine *e, eng_job *j, char *msg, size_t len) {
 
 bool eng_finish_job(cuzk_engine *e, eng_job *j, char *msg, size_t len) {
   double t0 = eng_now();
+  j->fail_reason = ENG_FAIL_VERIFICATION; /* also a self-check that could not run */
   if (e->cfg.verify_proofs && !j->ops->verify(j, j->srs->pvk, j->proofs, msg, len)) return false;
   uint8_t *out = malloc((size_t)j->parts * CUZK_G16_PROOF_BYTES);
   if (!out) {
+    j->fail_reason = ENG_FAIL_MEMORY;
     snprintf(msg, len, "out of memory");
     return false;
   }

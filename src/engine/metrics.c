@@ -15,6 +15,9 @@ static const double stage_buckets[] = {0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1,
 static const char *const tier_names[3] = {"hot", "warm", "cold"};
 static const char *const stage_names[ENG_NUM_STAGES] = {"queue", "srs_load", "synthesis", "prove",
                                                         "verify"};
+static const char *const fail_reason_names[ENG_NUM_FAIL_REASONS] = {
+    "invalid_request", "vanilla_check", "parameters", "synthesis",
+    "proving",         "verification",  "memory"};
 #define NB(a) (sizeof a / sizeof a[0])
 
 static cuzk_prom_series *plain(cuzk_engine *e, cuzk_prom_type t, const char *name, const char *help,
@@ -99,6 +102,17 @@ bool eng_metrics_init(cuzk_engine *e) {
                            "1 if the parameter set is loaded", "circuit_id", NULL, 0, &ok);
   for (unsigned i = 0; i < e->n_srs; i++)
     labelled(e->f_srs_loaded, e->srs[i].circ->id, &ok);
+  cuzk_prom_metric *qp =
+      family(e, CUZK_PROM_GAUGE, "cuzk_queue_depth_by_priority",
+             "Jobs waiting for the scheduler, per priority", "priority", NULL, 0, &ok);
+  for (int p = CUZK_PRIORITY_LOW; p <= CUZK_PRIORITY_CRITICAL; p++)
+    e->m_queued_prio[p] = labelled(qp, cuzk_priority_label((cuzk_priority)p), &ok);
+  cuzk_prom_metric *fr =
+      family(e, CUZK_PROM_COUNTER, "cuzk_proofs_failed_by_reason_total",
+             "Proofs failed, per class of reason (the message is in the log and the result)",
+             "reason", NULL, 0, &ok);
+  for (int r = 0; r < ENG_NUM_FAIL_REASONS; r++)
+    e->m_failed_reason[r] = labelled(fr, fail_reason_names[r], &ok);
   return ok;
 }
 
@@ -109,11 +123,14 @@ void eng_stage(cuzk_engine *e, int stage, double seconds) {
 char *cuzk_engine_metrics_text(cuzk_engine *e) {
   if (!e) return NULL;
   pthread_mutex_lock(&e->mu);
-  unsigned queued = 0, running = 0;
+  unsigned queued = 0, running = 0, by_prio[CUZK_PRIORITY_CRITICAL + 1] = {0};
   for (eng_job *j = e->active; j; j = j->anext) {
     queued += j->state == JOB_QUEUED;
     running += j->state != JOB_QUEUED;
+    if (j->state == JOB_QUEUED) by_prio[j->prio]++; /* prio is LOW..CRITICAL once submitted */
   }
+  for (int p = CUZK_PRIORITY_LOW; p <= CUZK_PRIORITY_CRITICAL; p++)
+    cuzk_prom_set(e->m_queued_prio[p], by_prio[p]);
   cuzk_prom_set(e->m_uptime, (double)(uint64_t)(eng_now() - e->t_created));
   cuzk_prom_set(e->m_queue_depth, queued);
   cuzk_prom_set(e->m_running, running);

@@ -82,6 +82,7 @@ static bool prepare(eng_job *j, const eng_circuit **circuit, char *msg, size_t l
   }
   porep_work *w = calloc(1, sizeof *w);
   if (!w) {
+    j->fail_reason = ENG_FAIL_MEMORY;
     snprintf(msg, len, "out of memory");
     return false;
   }
@@ -100,7 +101,9 @@ static bool prepare(eng_job *j, const eng_circuit **circuit, char *msg, size_t l
   }
   if (!check_request(j, w, &info, msg, len)) return false;
   cuzk_c2_sector sec = {j->miner_id, j->sector_number};
-  if (cuzk_c2_check(&w->ctx, j->miner_id ? &sec : NULL, sub, sizeof sub)) {
+  cuzk_porep_err ce = cuzk_c2_check(&w->ctx, j->miner_id ? &sec : NULL, sub, sizeof sub);
+  if (ce) { /* a C1 that reads well but does not hold (for this sector) */
+    j->fail_reason = ce == CUZK_POREP_ENOMEM ? ENG_FAIL_MEMORY : ENG_FAIL_VANILLA;
     snprintf(msg, len, "vanilla_proof: %s", sub);
     return false;
   }

@@ -70,6 +70,7 @@ static bool prepare(eng_job *j, cuzk_post_type type, const eng_circuit *circuits
   const uint8_t **pieces = rq ? eng_input_pieces(j, msg, len) : NULL;
   if (!pieces) {
     if (!rq) snprintf(msg, len, "out of memory");
+    j->fail_reason = ENG_FAIL_MEMORY;
     free(rq);
     return false;
   }
@@ -77,6 +78,9 @@ static bool prepare(eng_job *j, cuzk_post_type type, const eng_circuit *circuits
                                             j->input_lens, j->n_inputs, msg, len);
   free(pieces);
   if (pe) {
+    j->fail_reason = pe == CUZK_POST_EVERIFY  ? ENG_FAIL_VANILLA
+                     : pe == CUZK_POST_ENOMEM ? ENG_FAIL_MEMORY
+                                              : ENG_FAIL_REQUEST;
     free(rq);
     return false;
   }

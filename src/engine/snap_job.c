@@ -60,6 +60,7 @@ static bool prepare(eng_job *j, const eng_circuit **circuit, char *msg, size_t l
   const uint8_t **pieces = rq ? eng_input_pieces(j, msg, len) : NULL;
   if (!pieces) {
     if (!rq) snprintf(msg, len, "out of memory");
+    j->fail_reason = ENG_FAIL_MEMORY;
     free(rq);
     return false;
   }
@@ -67,6 +68,9 @@ static bool prepare(eng_job *j, const eng_circuit **circuit, char *msg, size_t l
                                             j->input_lens, j->n_inputs, msg, len);
   free(pieces);
   if (se) {
+    j->fail_reason = se == CUZK_SNAP_EVERIFY  ? ENG_FAIL_VANILLA
+                     : se == CUZK_SNAP_ENOMEM ? ENG_FAIL_MEMORY
+                                              : ENG_FAIL_REQUEST;
     free(rq);
     return false;
   }

@@ -78,9 +78,11 @@ static void drop_partition(cuzk_engine *e, eng_job *j, cuzk_cs *cs, uint64_t byt
   eng_maybe_finish(e, j);
 }
 
-static void fail_job(eng_job *j, const char *fmt, unsigned part, const char *why) {
+static void fail_job(eng_job *j, eng_fail_reason reason, const char *fmt, unsigned part,
+                     const char *why) {
   if (!j->failed) {
     j->failed = true;
+    j->fail_reason = reason;
     snprintf(j->error, sizeof j->error, fmt, part, why);
   }
 }
@@ -211,8 +213,10 @@ void *eng_synth_main(void *arg) {
     e->synth_active--;
     j->synth_s += dt;
     bool ok = cs && t.ok && !atomic_load(&j->cancel) && !j->failed;
-    if (cs && !t.ok && !atomic_load(&j->cancel))
-      fail_job(j, "partition %u: synthesis: %s", part, t.msg);
+    if (!cs) /* no constraint system: the partition cannot run, nor can its job finish */
+      fail_job(j, ENG_FAIL_MEMORY, "partition %u: %s", part, "out of memory");
+    else if (!t.ok && !atomic_load(&j->cancel))
+      fail_job(j, ENG_FAIL_SYNTHESIS, "partition %u: synthesis: %s", part, t.msg);
     if (!ok) {
       drop_partition(e, j, cs, bytes);
       continue;
@@ -236,7 +240,7 @@ void *eng_synth_main(void *arg) {
       pthread_cond_wait(&e->space_cv, &e->mu);
     prove_item *it = malloc(sizeof *it);
     if (!it) {
-      fail_job(j, "partition %u: %s", part, "out of memory");
+      fail_job(j, ENG_FAIL_MEMORY, "partition %u: %s", part, "out of memory");
       drop_partition(e, j, cs, bytes);
       continue;
     }
@@ -367,7 +371,8 @@ void *eng_prove_main(void *arg) {
         j->proofs[it->part] = proofs[i];
         j->proved++;
       } else if (err != CUZK_G16_ECANCELLED) {
-        fail_job(j, "partition %u: prover: %s", it->part, cuzk_g16_strerror(err));
+        fail_job(j, err == CUZK_G16_ENOMEM ? ENG_FAIL_MEMORY : ENG_FAIL_PROVING,
+                 "partition %u: prover: %s", it->part, cuzk_g16_strerror(err));
       }
       eng_log(e, CUZK_LOG_DEBUG, j->id, "partition %u proven in %.2f s (batch of %u)", it->part, dt,
               live);

@@ -76,6 +76,8 @@ line '=== cuzk daemon status ==='
 run 0 "$B" metrics -a "$U"
 line 'cuzk_proofs_completed_total 0'
 has '# TYPE cuzk_stage_duration_seconds'
+line 'cuzk_queue_depth_by_priority{priority="critical"} 0'
+line 'cuzk_proofs_failed_by_reason_total{reason="invalid_request"} 0'
 
 # preload: loaded, already loaded, a missing set (named by its .params path), an unknown id
 run 0 "$B" preload -a "$U" -c porep-2k
@@ -154,6 +156,13 @@ line 'proofs failed:    8'
 run 0 "$B" metrics -a "$U"
 line 'cuzk_proofs_completed_total 1'
 line 'cuzk_proofs_failed_total 8'
+# by reason: the snap, winning, synthetic and batch requests are refused by their fields or
+# format, the two C1s of another sector by the checks of their vanilla proofs
+for r in invalid_request:6 vanilla_check:2 parameters:0 synthesis:0 proving:0 verification:0 \
+  memory:0; do
+  line "cuzk_proofs_failed_by_reason_total{reason=\"${r%:*}\"} ${r#*:}"
+done
+for p in low normal high critical; do line "cuzk_queue_depth_by_priority{priority=\"$p\"} 0"; done
 
 # usage errors name the flag (exit 2); an unreachable daemon is a failure (exit 1)
 run 2 "$B" batch -a "$U" -t porep --c1 "$D/c1.json" -j 0

@@ -293,6 +293,10 @@ level = "debug"
     norm = u.SubmitProof(req(0, priority=pb.NORMAL))
     low = u.SubmitProof(req(0, priority=pb.LOW))
     norm2 = u.SubmitProof(req(0))  # priority 0: PoRep's default, NORMAL
+    m = u.GetMetrics(pb.GetMetricsRequest()).prometheus_text
+    qp = [f'\ncuzk_queue_depth_by_priority{{priority="{p}"}} {n}\n'
+          for p, n in (("low", 1), ("normal", 2), ("high", 0), ("critical", 0))]
+    check(all(q in m for q in qp), "queue depth per priority: low 1, normal 2, high 0, critical 0")
     crit = u.SubmitProof(req(0, priority=pb.CRITICAL))
     check(len({run_id, low.job_id, norm.job_id, crit.job_id, norm2.job_id, *fills}) == 7,
           "server-generated ids, one per call")
