@@ -38,7 +38,8 @@ static inline bool make_sector(sector *s, uint64_t sector_num, uint64_t seed_byt
   memset(ticket, 3, 32);
   memset(seed, (int)seed_byte, 32);
   cuzk_sealed_sector ss;
-  ok = ok && cuzk_seal_sector(&ss, p, data, prover_id, sector_num, ticket, pool) == CUZK_POREP_OK;
+  ok = ok &&
+       cuzk_seal_sector(&ss, p, data, prover_id, sector_num, ticket, pool, NULL) == CUZK_POREP_OK;
   if (ok) {
     ok = cuzk_vanilla_prove(&s->c1, &ss, seed) == CUZK_POREP_OK;
     char eb[512];

@@ -106,14 +106,45 @@ static cuzk_cs *synth(cuzk_cs_mode mode, synth_fn f, void *ctx) {
   return cs;
 }
 
+/* What the generator reported through its progress callback (cuzk/progress.h). */
+typedef struct {
+  unsigned calls;
+  uint64_t done, total;
+  bool monotone, same_total;
+  char last_step[16];
+} progress_log;
+
+static void record_progress(void *ctx, const char *step, uint64_t done, uint64_t total) {
+  progress_log *l = ctx;
+  if (l->calls && done < l->done) l->monotone = false;
+  if (l->calls && total != l->total) l->same_total = false;
+  l->calls++;
+  l->done = done;
+  l->total = total;
+  snprintf(l->last_step, sizeof l->last_step, "%s", step);
+}
+
+/* Every generation reports monotone counts of one total that end at that total, in step
+ * "done", the total being the points of every query vector. */
 static cuzk_g16_err gen(cuzk_g16_params **p, synth_fn f, void *ctx, uint8_t seed_byte,
                         cuzk_pool *pool) {
   uint8_t seed[32];
   memset(seed, seed_byte, sizeof seed);
   cuzk_cs *cs = synth(CUZK_CS_RECORD, f, ctx);
   if (!cs) return CUZK_G16_ENOMEM;
-  cuzk_g16_err e = cuzk_g16_generate(p, cs, seed, pool, 0);
+  progress_log l = {.monotone = true, .same_total = true};
+  cuzk_progress pr = {record_progress, &l};
+  cuzk_g16_err e = cuzk_g16_generate(p, cs, seed, pool, 0, &pr);
   cuzk_cs_destroy(cs);
+  if (e == CUZK_G16_OK) {
+    const cuzk_g16_params *q = *p;
+    uint64_t points = q->vk.n_ic + q->n_l + q->n_h + q->n_a + q->n_b1 + q->n_b2;
+    CHECK_MSG(l.calls == 8 && l.monotone && l.same_total && l.done == l.total &&
+                  l.total == points && !strcmp(l.last_step, "done"),
+              "progress: %u calls, monotone %d, one total %d, last %s %llu/%llu (%llu points)",
+              l.calls, l.monotone, l.same_total, l.last_step, (unsigned long long)l.done,
+              (unsigned long long)l.total, (unsigned long long)points);
+  }
   return e;
 }
 
@@ -505,9 +536,9 @@ static void test_errors(void) {
   k.unconstrained = false;
   cuzk_cs *cs = synth(CUZK_CS_PROVE, synth_cubic, &k);
   uint8_t seed[32] = {0};
-  CHECK(cuzk_g16_generate(&p, cs, seed, NULL, 0) == CUZK_G16_ESYNTH && p == NULL);
-  CHECK(cuzk_g16_generate(&p, NULL, seed, NULL, 0) == CUZK_G16_EINVAL);
-  CHECK(cuzk_g16_generate(NULL, cs, seed, NULL, 0) == CUZK_G16_EINVAL);
+  CHECK(cuzk_g16_generate(&p, cs, seed, NULL, 0, NULL) == CUZK_G16_ESYNTH && p == NULL);
+  CHECK(cuzk_g16_generate(&p, NULL, seed, NULL, 0, NULL) == CUZK_G16_EINVAL);
+  CHECK(cuzk_g16_generate(NULL, cs, seed, NULL, 0, NULL) == CUZK_G16_EINVAL);
   cuzk_cs_destroy(cs);
   cuzk_g16_pvk *pvk = NULL;
   CHECK(cuzk_g16_pvk_prepare(&pvk, NULL) == CUZK_G16_EINVAL);

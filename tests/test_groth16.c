@@ -120,7 +120,7 @@ static cuzk_g16_params *gen(circ *c, uint8_t tag) {
   memset(seed, tag, sizeof seed);
   cuzk_cs *rec = make(CUZK_CS_RECORD, c);
   cuzk_g16_params *p = NULL;
-  CHECK(cuzk_g16_generate(&p, rec, seed, NULL, 0) == CUZK_G16_OK);
+  CHECK(cuzk_g16_generate(&p, rec, seed, NULL, 0, NULL) == CUZK_G16_OK);
   cuzk_cs_destroy(rec);
   return p;
 }

@@ -34,7 +34,7 @@ static cuzk_c1 *seal_2k(unsigned proof_id, cuzk_sealed_sector *ss, cuzk_pool *po
   memset(ticket, 5, 32);
   memset(seed, 6, 32);
   cuzk_c1 *c1 = NULL;
-  if (cuzk_seal_sector(ss, p, data, prover_id, SECTOR, ticket, pool) == CUZK_POREP_OK)
+  if (cuzk_seal_sector(ss, p, data, prover_id, SECTOR, ticket, pool, NULL) == CUZK_POREP_OK)
     CHECK(cuzk_vanilla_prove(&c1, ss, seed) == CUZK_POREP_OK);
   free(unpadded);
   free(data);

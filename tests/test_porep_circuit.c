@@ -172,7 +172,8 @@ static bool seal_2k(sealed *s, unsigned proof_id, cuzk_pool *pool) {
   cuzk_porep_prover_id(prover_id, 1234);
   memset(ticket, 9, 32);
   memset(s->seed, 11, 32);
-  bool ok = cuzk_seal_sector(&s->ss, s->p, data, prover_id, 42, ticket, pool) == CUZK_POREP_OK;
+  bool ok =
+      cuzk_seal_sector(&s->ss, s->p, data, prover_id, 42, ticket, pool, NULL) == CUZK_POREP_OK;
   CHECK(ok);
   if (ok) CHECK(cuzk_vanilla_prove(&s->c1, &s->ss, s->seed) == CUZK_POREP_OK);
   free(unpadded);

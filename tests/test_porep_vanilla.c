@@ -26,7 +26,7 @@ static void seal_and_check(unsigned proof_id, cuzk_pool *pool, bool mutate) {
   memset(ticket, 3, 32);
   memset(seed, 5, 32);
   cuzk_sealed_sector ss;
-  CHECK(cuzk_seal_sector(&ss, p, data, prover_id, 7, ticket, pool) == CUZK_POREP_OK);
+  CHECK(cuzk_seal_sector(&ss, p, data, prover_id, 7, ticket, pool, NULL) == CUZK_POREP_OK);
   /* comm_d equals the streaming computation; the replica decodes back to the data */
   uint8_t comm_d[32];
   CHECK(cuzk_porep_comm_d(comm_d, data, n * 32) == CUZK_POREP_OK &&

@@ -36,10 +36,12 @@ bool cuzk_c2_param_base(char *out, size_t len, const char *dir, const cuzk_seal_
  * Writes TEST parameters for p's circuit (FOR TESTS AND LOCAL DEVELOPMENT ONLY: the toxic waste is
  * derived from the file name, so anyone can forge proofs) as DIR/<base>.params, .vk and .meta;
  * DIR is created if missing.
- * EINVAL/ENOMEM/EPROOF with msg; *gen_s (may be NULL) gets the generation time.
+ * EINVAL/ENOMEM/EPROOF with msg; *gen_s (may be NULL) gets the generation time; progress (may be
+ * NULL) is the generator's (cuzk_g16_generate).
  */
 cuzk_porep_err cuzk_c2_setup_test_params(const cuzk_seal_proof *p, const char *dir, cuzk_pool *pool,
-                                         double *gen_s, char *msg, size_t msg_len);
+                                         const cuzk_progress *progress, double *gen_s, char *msg,
+                                         size_t msg_len);
 
 /* Everything C2 needs about one C1, derived once. */
 typedef struct {

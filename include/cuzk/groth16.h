@@ -22,6 +22,7 @@
 #include "cuzk/file_map.h"
 #include "cuzk/pce.h"
 #include "cuzk/pool.h"
+#include "cuzk/progress.h"
 #include "cuzk/r1cs.h"
 
 #ifdef __cplusplus
@@ -147,10 +148,13 @@ cuzk_g16_err cuzk_g16_proofs_read(cuzk_g16_proof *p, size_t n, const uint8_t *in
  * FOR TESTS AND LOCAL DEVELOPMENT ONLY: the toxic waste is derived from the seed, so anyone with
  * the seed can forge proofs. cs holds the circuit synthesized in RECORD mode (not finished);
  * the generator appends the input constraints and finishes it. g1/g2 are the standard
- * generators. Deterministic for a given seed and circuit.
+ * generators. Deterministic for a given seed and circuit. progress (may be NULL; cuzk/progress.h)
+ * counts the points of the query vectors, reported as each vector starts (steps "tables", "ic",
+ * "l", "h", "a", "b_g1", "b_g2", then "done" with done == total).
  */
 cuzk_g16_err cuzk_g16_generate(cuzk_g16_params **out, cuzk_cs *cs, const uint8_t seed[32],
-                               cuzk_pool *pool, unsigned max_workers);
+                               cuzk_pool *pool, unsigned max_workers,
+                               const cuzk_progress *progress);
 
 /* ---- prover (docs/spec/groth16.md §4) -------------------------------------------------------- */
 typedef struct {
@@ -219,16 +223,18 @@ cuzk_g16_err cuzk_g16_params_decode(const cuzk_file_map *m, const char *path, cu
  * synthesized in cs (RECORD mode, not finished: the generator finishes it; the caller still
  * destroys it), written as
  * base.params, .vk and .meta (sector_bytes, marked as test parameters); the directory is created
- * if missing. *gen_s (may be NULL): seconds spent generating. */
+ * if missing. *gen_s (may be NULL): seconds spent generating; progress: cuzk_g16_generate's. */
 cuzk_g16_err cuzk_g16_write_test_params(const char *base, cuzk_cs *cs, uint64_t sector_bytes,
-                                        cuzk_pool *pool, double *gen_s, char *msg, size_t msg_len);
+                                        cuzk_pool *pool, const cuzk_progress *progress,
+                                        double *gen_s, char *msg, size_t msg_len);
 /* The same from a synthesizer: synth(cs, ctx, msg, len) puts the blank circuit into a fresh
  * RECORD-mode system (false with msg), then the parameters are generated and written. What every
  * proof kind's "setup" is. */
 typedef bool (*cuzk_g16_synth_fn)(cuzk_cs *cs, const void *ctx, char *msg, size_t msg_len);
 cuzk_g16_err cuzk_g16_setup_test_params(const char *base, uint64_t sector_bytes,
                                         cuzk_g16_synth_fn synth, const void *ctx, cuzk_pool *pool,
-                                        double *gen_s, char *msg, size_t msg_len);
+                                        const cuzk_progress *progress, double *gen_s, char *msg,
+                                        size_t msg_len);
 /* DIR/v<CUZK_G16_PARAMS_VERSION>-<prefix>-<SHA-256 hex of identifier> (cuzk_g16_cache_id), the
  * parameter files' path without extension; false if it does not fit in len. */
 bool cuzk_g16_param_base(char *out, size_t len, const char *dir, const char *prefix,

@@ -232,8 +232,8 @@ bool cuzk_post_param_base(char *out, size_t len, const char *dir, const cuzk_pos
 /* TEST parameters (seeded, insecure: anyone can forge proofs) for p's circuit as
  * DIR/<base>.params, .vk, .meta; DIR created if missing. *gen_s (may be NULL) = seconds. */
 cuzk_post_err cuzk_post_setup_test_params(const cuzk_post_proof *p, const char *dir,
-                                          cuzk_pool *pool, double *gen_s, char *msg,
-                                          size_t msg_len);
+                                          cuzk_pool *pool, const cuzk_progress *progress,
+                                          double *gen_s, char *msg, size_t msg_len);
 /* Verifies one 192-byte-proof partition against the request's re-derived public inputs. */
 cuzk_post_err cuzk_post_verify(bool *ok, const cuzk_post_request *rq, const cuzk_g16_pvk *pvk,
                                const cuzk_g16_proof *proof);

@@ -17,6 +17,7 @@
 #include "cuzk/field.h"
 #include "cuzk/pool.h"
 #include "cuzk/porep.h"
+#include "cuzk/progress.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -57,10 +58,12 @@ typedef struct {
 
 /* Seals data (the sector's N padded nodes) for proof p: replica_id, graph and parents, labels
  * (PC1), encoding, tree_c, tree_r_last, comm_r (PC2). Memory ~ (layers + 4) x sector size:
- * meant for the test sizes. */
+ * meant for the test sizes. progress (may be NULL; cuzk/progress.h) counts layers + 5 steps:
+ * "tree_d", "parents", "layer" (once per layer), "encode", "tree_c", "tree_r_last", "done". */
 cuzk_porep_err cuzk_seal_sector(cuzk_sealed_sector *s, const cuzk_seal_proof *p,
                                 const uint8_t *data, const uint8_t prover_id[32],
-                                uint64_t sector_id, const uint8_t ticket[32], cuzk_pool *pool);
+                                uint64_t sector_id, const uint8_t ticket[32], cuzk_pool *pool,
+                                const cuzk_progress *progress);
 void cuzk_sealed_sector_free(cuzk_sealed_sector *s);
 
 /* The C1 output for seed: every partition's challenges (docs/spec/sdr-vanilla.md §8 by the proof's

@@ -200,8 +200,8 @@ cuzk_snap_err cuzk_snap_synthesize(cuzk_cs *cs, const cuzk_snap_proof *p,
 cuzk_snap_err cuzk_snap_cache_id(char *out, size_t len, const cuzk_snap_proof *p);
 bool cuzk_snap_param_base(char *out, size_t len, const char *dir, const cuzk_snap_proof *p);
 cuzk_snap_err cuzk_snap_setup_test_params(const cuzk_snap_proof *p, const char *dir,
-                                          cuzk_pool *pool, double *gen_s, char *msg,
-                                          size_t msg_len);
+                                          cuzk_pool *pool, const cuzk_progress *progress,
+                                          double *gen_s, char *msg, size_t msg_len);
 /* All partitions' proofs (proofs[k] for k < partitions) in one batch check. */
 cuzk_snap_err cuzk_snap_verify(bool *ok, const cuzk_snap_request *rq, const cuzk_g16_pvk *pvk,
                                const cuzk_g16_proof *proofs);

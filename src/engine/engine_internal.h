@@ -94,21 +94,21 @@ typedef struct {
 
 /* A kind's param_base, setup_test and blank for circuits whose arg points at a registered proof
  * id: LOOKUP(&p, id) finds the proof of type T (0 = found), BASE(out, len, dir, p) names its
- * files, SETUP(p, dir, pool, gen_s, msg, len) generates them and BLANK(cs, p, msg, len)
+ * files, SETUP(p, dir, pool, progress, gen_s, msg, len) generates them and BLANK(cs, p, msg, len)
  * synthesizes the circuit without a witness (0 = done). */
-#define ENG_DEFINE_PARAM_FNS(T, LOOKUP, BASE, SETUP, BLANK)                                \
-  static bool param_base(char *out, size_t len, const char *dir, const void *arg) {        \
-    const T *p;                                                                            \
-    return !LOOKUP(&p, *(const unsigned *)arg) && BASE(out, len, dir, p);                  \
-  }                                                                                        \
-  static bool setup_test(const void *arg, const char *dir, cuzk_pool *pool, double *gen_s, \
-                         char *msg, size_t len) {                                          \
-    const T *p;                                                                            \
-    return !LOOKUP(&p, *(const unsigned *)arg) && !SETUP(p, dir, pool, gen_s, msg, len);   \
-  }                                                                                        \
-  static bool blank(const void *arg, cuzk_cs *cs, char *msg, size_t len) {                 \
-    const T *p;                                                                            \
-    return !LOOKUP(&p, *(const unsigned *)arg) && !BLANK(cs, p, msg, len);                 \
+#define ENG_DEFINE_PARAM_FNS(T, LOOKUP, BASE, SETUP, BLANK)                                    \
+  static bool param_base(char *out, size_t len, const char *dir, const void *arg) {            \
+    const T *p;                                                                                \
+    return !LOOKUP(&p, *(const unsigned *)arg) && BASE(out, len, dir, p);                      \
+  }                                                                                            \
+  static bool setup_test(const void *arg, const char *dir, cuzk_pool *pool, double *gen_s,     \
+                         char *msg, size_t len) {                                              \
+    const T *p;                                                                                \
+    return !LOOKUP(&p, *(const unsigned *)arg) && !SETUP(p, dir, pool, NULL, gen_s, msg, len); \
+  }                                                                                            \
+  static bool blank(const void *arg, cuzk_cs *cs, char *msg, size_t len) {                     \
+    const T *p;                                                                                \
+    return !LOOKUP(&p, *(const unsigned *)arg) && !BLANK(cs, p, msg, len);                     \
   }
 
 /* Helpers of the kinds' prepare (kinds.c). The circuit of circuits[0..n) for sector_bytes, or

@@ -246,7 +246,8 @@ static void eval_matrix(cuzk_fr *x, const cuzk_csr *m, const cuzk_fr *lag) {
 }
 
 cuzk_g16_err cuzk_g16_generate(cuzk_g16_params **out, cuzk_cs *cs, const uint8_t seed[32],
-                               cuzk_pool *pool, unsigned max_workers) {
+                               cuzk_pool *pool, unsigned max_workers,
+                               const cuzk_progress *progress) {
   if (!out || !cs || !seed) return CUZK_G16_EINVAL;
   *out = NULL;
   cuzk_cs_mode mode = cuzk_cs_mode_of(cs);
@@ -338,6 +339,9 @@ cuzk_g16_err cuzk_g16_generate(cuzk_g16_params **out, cuzk_cs *cs, const uint8_t
   for (size_t i = 0; i + 1 < m; i++)
     cuzk_fr_mul(&s.powers[i], &s.powers[i], &coeff_h);
 
+  /* progress in points of the query vectors, reported vector by vector */
+  const uint64_t total = (uint64_t)n_vars + (m - 1) + n_a + 2 * (uint64_t)n_b;
+  cuzk_progress_report(progress, "tables", 0, total);
   p = g16_params_alloc(n_in, m - 1, n_aux, n_a, n_b, n_b);
   cuzk_g1 g1;
   cuzk_g2 g2;
@@ -360,13 +364,22 @@ cuzk_g16_err cuzk_g16_generate(cuzk_g16_params **out, cuzk_cs *cs, const uint8_t
   p->vk.gamma_g2 = r2[1];
   p->vk.delta_g2 = r2[2];
 
-  if (!g1_fb_mul_many(p->vk.ic, &s.t1, s.ext, n_in, pool, max_workers) ||
-      !g1_fb_mul_many(p->l, &s.t1, s.ext + n_in, n_aux, pool, max_workers) ||
-      !g1_fb_mul_many(p->h, &s.t1, s.powers, m - 1, pool, max_workers) ||
-      !g1_fb_mul_many(p->a, &s.t1, s.sa, n_a, pool, max_workers) ||
-      !g1_fb_mul_many(p->b_g1, &s.t1, s.sb, n_b, pool, max_workers) ||
-      !g2_fb_mul_many(p->b_g2, &s.t2, s.sb, n_b, pool, max_workers))
-    goto done;
+  /* the query vectors, each reported as it starts; written counts their points done */
+  uint64_t written = 0;
+#define GEN_VECTOR(name, mul, dst, t, k, cnt)               \
+  do {                                                      \
+    cuzk_progress_report(progress, name, written, total);   \
+    if (!mul(dst, t, k, cnt, pool, max_workers)) goto done; \
+    written += (cnt);                                       \
+  } while (0)
+  GEN_VECTOR("ic", g1_fb_mul_many, p->vk.ic, &s.t1, s.ext, n_in);
+  GEN_VECTOR("l", g1_fb_mul_many, p->l, &s.t1, s.ext + n_in, n_aux);
+  GEN_VECTOR("h", g1_fb_mul_many, p->h, &s.t1, s.powers, m - 1);
+  GEN_VECTOR("a", g1_fb_mul_many, p->a, &s.t1, s.sa, n_a);
+  GEN_VECTOR("b_g1", g1_fb_mul_many, p->b_g1, &s.t1, s.sb, n_b);
+  GEN_VECTOR("b_g2", g2_fb_mul_many, p->b_g2, &s.t2, s.sb, n_b);
+#undef GEN_VECTOR
+  cuzk_progress_report(progress, "done", written, total);
   *out = p;
   p = NULL;
   err = CUZK_G16_OK;

@@ -85,7 +85,8 @@ static bool make_parent_dirs(const char *base) {
 
 cuzk_g16_err cuzk_g16_setup_test_params(const char *base, uint64_t sector_bytes,
                                         cuzk_g16_synth_fn synth, const void *ctx, cuzk_pool *pool,
-                                        double *gen_s, char *msg, size_t len) {
+                                        const cuzk_progress *progress, double *gen_s, char *msg,
+                                        size_t len) {
   if (!base || !synth) return fail(msg, len, CUZK_G16_EINVAL, "setup: NULL argument");
   cuzk_cs_opts o;
   cuzk_cs_opts_default(&o, CUZK_CS_RECORD);
@@ -96,7 +97,7 @@ cuzk_g16_err cuzk_g16_setup_test_params(const char *base, uint64_t sector_bytes,
   if (!synth(cs, ctx, sub, sizeof sub))
     e = fail(msg, len, CUZK_G16_EINVAL, "setup: synthesis: %s", sub);
   else
-    e = cuzk_g16_write_test_params(base, cs, sector_bytes, pool, gen_s, msg, len);
+    e = cuzk_g16_write_test_params(base, cs, sector_bytes, pool, progress, gen_s, msg, len);
   cuzk_cs_destroy(cs);
   return e;
 }
@@ -110,7 +111,8 @@ bool cuzk_g16_param_base(char *out, size_t len, const char *dir, const char *pre
 }
 
 cuzk_g16_err cuzk_g16_write_test_params(const char *base, cuzk_cs *cs, uint64_t sector_bytes,
-                                        cuzk_pool *pool, double *gen_s, char *msg, size_t len) {
+                                        cuzk_pool *pool, const cuzk_progress *progress,
+                                        double *gen_s, char *msg, size_t len) {
   if (!base || !cs) return fail(msg, len, CUZK_G16_EINVAL, "setup: NULL argument");
   if (!make_parent_dirs(base))
     return fail(msg, len, CUZK_G16_EIO, "setup: cannot create the directory of %s: %s", base,
@@ -120,7 +122,7 @@ cuzk_g16_err cuzk_g16_write_test_params(const char *base, cuzk_cs *cs, uint64_t 
   uint8_t seed[32];
   cuzk_sha256(seed, base, strlen(base)); /* deterministic per file name */
   cuzk_g16_params *params;
-  cuzk_g16_err e = cuzk_g16_generate(&params, cs, seed, pool, 0);
+  cuzk_g16_err e = cuzk_g16_generate(&params, cs, seed, pool, 0, progress);
   if (e) return fail(msg, len, e, "setup: generating: %s", cuzk_g16_strerror(e));
   clock_gettime(CLOCK_MONOTONIC, &t1);
   if (gen_s) *gen_s = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);

@@ -32,15 +32,16 @@ static bool blank(cuzk_cs *cs, const void *cfg, char *msg, size_t len) {
 }
 
 cuzk_porep_err cuzk_c2_setup_test_params(const cuzk_seal_proof *p, const char *dir, cuzk_pool *pool,
-                                         double *gen_s, char *msg, size_t len) {
+                                         const cuzk_progress *progress, double *gen_s, char *msg,
+                                         size_t len) {
   char base[4096];
   if (!p || !dir || !cuzk_c2_param_base(base, sizeof base, dir, p))
     return cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL, "setup: no proof or the path is too long");
   cuzk_stacked_config cfg;
   if (cuzk_stacked_config_from_proof(&cfg, p->id))
     return cuzk_porep_fail(msg, len, CUZK_POREP_EPROOF, "setup: no circuit for %s", p->name);
-  cuzk_g16_err e =
-      cuzk_g16_setup_test_params(base, p->sector->bytes, blank, &cfg, pool, gen_s, msg, len);
+  cuzk_g16_err e = cuzk_g16_setup_test_params(base, p->sector->bytes, blank, &cfg, pool, progress,
+                                              gen_s, msg, len);
   return e == CUZK_G16_OK       ? CUZK_POREP_OK
          : e == CUZK_G16_ENOMEM ? CUZK_POREP_ENOMEM
                                 : CUZK_POREP_EINVAL;

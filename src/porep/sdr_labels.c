@@ -50,12 +50,16 @@ void cuzk_sdr_label(uint8_t out[32], const uint8_t replica_id[32], unsigned laye
   out[31] &= 0x3f; /* Fr-safe truncation */
 }
 
+void cuzk_sdr_label_layer(uint8_t *labels, const uint8_t replica_id[32], unsigned l,
+                          const uint32_t *parents, uint64_t n) {
+  uint8_t *cur = labels + (uint64_t)(l - 1) * n * 32;
+  const uint8_t *prev = l > 1 ? cur - n * 32 : NULL;
+  for (uint64_t v = 0; v < n; v++)
+    cuzk_sdr_label(cur + 32 * v, replica_id, l, v, parents + CUZK_SDR_DEGREE * v, cur, prev);
+}
+
 void cuzk_sdr_label_layers(uint8_t *labels, const uint8_t replica_id[32], unsigned layers,
                            const uint32_t *parents, uint64_t n) {
-  for (unsigned l = 1; l <= layers; l++) {
-    uint8_t *cur = labels + (uint64_t)(l - 1) * n * 32;
-    const uint8_t *prev = l > 1 ? cur - n * 32 : NULL;
-    for (uint64_t v = 0; v < n; v++)
-      cuzk_sdr_label(cur + 32 * v, replica_id, l, v, parents + CUZK_SDR_DEGREE * v, cur, prev);
-  }
+  for (unsigned l = 1; l <= layers; l++)
+    cuzk_sdr_label_layer(labels, replica_id, l, parents, n);
 }

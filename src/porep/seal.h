@@ -33,6 +33,9 @@ void cuzk_sdr_label(uint8_t out[32], const uint8_t replica_id[32], unsigned laye
  * the earlier ones). */
 void cuzk_sdr_label_layers(uint8_t *labels, const uint8_t replica_id[32], unsigned layers,
                            const uint32_t *parents, uint64_t n);
+/* Layer l alone (1..layers; layer l - 1 already labelled). */
+void cuzk_sdr_label_layer(uint8_t *labels, const uint8_t replica_id[32], unsigned l,
+                          const uint32_t *parents, uint64_t n);
 
 /* ---- encoding (docs/spec/sdr-vanilla.md §7.1) ------------------------------------------------ */
 /* replica[v] = key[v] + data[v] mod r for n nodes; false if a data node is not a canonical Fr

@@ -46,7 +46,7 @@ cuzk_post_err cuzk_post_replica_seal(cuzk_post_replica **out, const cuzk_post_pr
   }
   cuzk_sealed_sector ss;
   cuzk_porep_err pe =
-      cuzk_seal_sector(&ss, sealp, data ? data : zeros, prover_id, sector_id, ticket, pool);
+      cuzk_seal_sector(&ss, sealp, data ? data : zeros, prover_id, sector_id, ticket, pool, NULL);
   free(zeros);
   if (pe != CUZK_POREP_OK) {
     free(r);

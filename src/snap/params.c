@@ -35,12 +35,13 @@ static bool blank(cuzk_cs *cs, const void *p, char *msg, size_t len) {
 }
 
 cuzk_snap_err cuzk_snap_setup_test_params(const cuzk_snap_proof *p, const char *dir,
-                                          cuzk_pool *pool, double *gen_s, char *msg, size_t len) {
+                                          cuzk_pool *pool, const cuzk_progress *progress,
+                                          double *gen_s, char *msg, size_t len) {
   char base[4096];
   if (!p || !dir || !cuzk_snap_param_base(base, sizeof base, dir, p))
     return cuzk_snap_fail(msg, len, CUZK_SNAP_EINVAL, "setup: no proof or the path is too long");
   cuzk_g16_err e =
-      cuzk_g16_setup_test_params(base, p->sector->bytes, blank, p, pool, gen_s, msg, len);
+      cuzk_g16_setup_test_params(base, p->sector->bytes, blank, p, pool, progress, gen_s, msg, len);
   return e == CUZK_G16_OK       ? CUZK_SNAP_OK
          : e == CUZK_G16_ENOMEM ? CUZK_SNAP_ENOMEM
                                 : CUZK_SNAP_EINVAL;

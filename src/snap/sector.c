@@ -41,7 +41,7 @@ static cuzk_snap_err seal_cc(cuzk_snap_sector *s, const uint8_t prover_id[32], u
   uint8_t *zeros = calloc(si->nodes, 32);
   if (!zeros) return cuzk_snap_fail(msg, len, CUZK_SNAP_ENOMEM, "seal: out of memory");
   cuzk_sealed_sector ss;
-  cuzk_porep_err pe = cuzk_seal_sector(&ss, sealp, zeros, prover_id, sector_id, ticket, pool);
+  cuzk_porep_err pe = cuzk_seal_sector(&ss, sealp, zeros, prover_id, sector_id, ticket, pool, NULL);
   free(zeros);
   if (pe != CUZK_POREP_OK)
     return cuzk_snap_fail(msg, len, pe == CUZK_POREP_ENOMEM ? CUZK_SNAP_ENOMEM : CUZK_SNAP_EINVAL,

@@ -90,6 +90,7 @@ static const cli_opt opts[O_END] = {
     VALUE(O_CIRCUIT_ID, "-c", "--circuit-id"),
     VALUE(O_SYNTHESIS, NULL, "--synthesis"),
     VALUE(O_DETERMINISTIC, NULL, "--deterministic"),
+    FLAG(O_QUIET, "-q", "--quiet"),
 };
 
 /* The id among ids whose spelling k is, *inline_val the value of "--long=V" (else NULL);
@@ -341,9 +342,14 @@ int cli_setup_params(const char *name, const char *base, bool if_missing, cli_ge
   }
   cuzk_pool *pool = cli_pool(0);
   if (!pool) return cli_fail(1, "setup: cannot start the worker pool");
-  char msg[512];
+  char msg[512], what[96];
   double gen_s = 0;
-  int rc = gen(proof, dir, pool, &gen_s, msg, sizeof msg);
+  snprintf(what, sizeof what, "setup %s", name);
+  cli_progress bar;
+  cli_progress_start(&bar, what, "points", false);
+  cuzk_progress cb = cli_progress_cb(&bar);
+  int rc = gen(proof, dir, pool, &cb, &gen_s, msg, sizeof msg);
+  cli_progress_end(&bar);
   cuzk_pool_destroy(pool);
   if (rc) return cli_fail(1, "%s", msg);
   printf("%s: TEST parameters %s.{params,vk,meta} (generated in %.1f s)\n", name, base, gen_s);
@@ -386,6 +392,7 @@ int cli_prove_arg(cli_prove_args *pa, int id, const char *v) {
     if (!cli_u64(&x, v) || x > 1024) return cli_fail(2, "--threads: 0..1024, not %s", v), -1;
     pa->threads = (unsigned)x;
     return 1;
+  case O_QUIET: cli_quiet = true; return 1;
   default: return 0;
   }
 }
@@ -405,10 +412,24 @@ int cli_load_params(cli_prover *pr, const char *cmd, const char *base, const cli
   if (cuzk_g16_params_load(base, pr->pool, &pr->params, &pr->pvk, msg, sizeof msg))
     return cli_fail(1, "%s: %s", cmd, msg);
   pr->load_s = cli_now_s() - t0;
+  if (!(pr->progress = calloc(1, sizeof *pr->progress))) return cli_fail(1, "out of memory");
+  cli_progress_start(&pr->progress->bar, cmd, "partitions", true);
   return -1;
 }
 
+void cli_prover_parts(cli_prover *pr, unsigned parts) { pr->progress->parts = parts; }
+
+/* partition part's stage on the progress line (ended before the timings line on stdout) */
+static void prove_progress(const cli_prover *pr, unsigned label, const char *stage) {
+  cli_prove_progress *p = pr->progress;
+  char step[64];
+  snprintf(step, sizeof step, "partition %u: %s", label, stage);
+  if (p->parts) cli_progress_update(&p->bar, step, p->done, p->parts);
+}
+
 void cli_prover_free(cli_prover *pr) {
+  if (pr->progress) cli_progress_end(&pr->progress->bar);
+  free(pr->progress);
   cuzk_g16_pvk_free(pr->pvk);
   cuzk_g16_params_free(pr->params);
   cuzk_pool_destroy(pr->pool);
@@ -443,6 +464,7 @@ int cli_prove_partition(cuzk_g16_proof *proof, const cli_prover *pr, const cuzk_
   char msg[512];
   if (cuzk_cs_create(&cs, &o)) return cli_fail(1, "out of memory");
   double s0 = cli_now_s();
+  prove_progress(pr, label, "synthesis");
   if (!f(cs, ctx, part, false, msg, sizeof msg)) {
     cuzk_cs_destroy(cs);
     return cli_fail(1, "prove: partition %u: %s", label, msg);
@@ -456,14 +478,19 @@ int cli_prove_partition(cuzk_g16_proof *proof, const cli_prover *pr, const cuzk_
     po.r = &r;
     po.s = &s;
   }
+  prove_progress(pr, label, "proving");
   cuzk_g16_err e = pce ? cuzk_g16_prove_pce(proof, &cs, 1, pce, pr->params, &po, &t)
                        : cuzk_g16_prove(proof, &cs, 1, pr->params, &po, &t);
   cuzk_cs_destroy(cs);
+  cli_progress_end(&pr->progress->bar);
   if (e) return cli_fail(1, "prove: partition %u: %s", label, cuzk_g16_strerror(e));
   printf("partition %u: synth %.2f s, H %.2f s, MSM H %.2f L %.2f A %.2f B1 %.2f B2 %.2f s, "
          "total %.2f s\n",
          label, synth, t.h_s, t.msm_h_s, t.msm_l_s, t.msm_a_s, t.msm_b1_s, t.msm_b2_s,
          synth + t.total_s);
+  fflush(stdout); /* before the progress line on stderr */
+  pr->progress->done++;
+  prove_progress(pr, label, "proven");
   return -1;
 }
 

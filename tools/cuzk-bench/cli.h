@@ -13,6 +13,7 @@
 #include "cuzk/porep.h"
 #include "cuzk/post.h"
 #include "cuzk/snap.h"
+#include "progress.h"
 
 /* Each subcommand: argv[0] is its name; returns the process exit code (0 ok, 1 failure, 2 usage).
  */
@@ -122,7 +123,8 @@ enum {
   O_CIRCUIT_ID,
   O_SYNTHESIS,
   O_DETERMINISTIC,
-  O_END /* one past the last id */
+  O_QUIET, /* -q/--quiet: no progress line (progress.h) */
+  O_END    /* one past the last id */
 };
 
 /* The option parser of every command. A command lists the ids it takes, 0-terminated, e.g.
@@ -166,11 +168,12 @@ bool cli_post_randomness(uint8_t out[32], const char *hex);
  * (unpadded bytes, the rest zero). -1 on success, else the exit code after the message. */
 int cli_sector_data(uint8_t **data, uint64_t nodes, const char *sector_name, const char *data_arg);
 /* Generates TEST parameters of proof (a kind's cuzk_*_setup_test_params); 0 on success. */
-typedef int (*cli_gen_params_fn)(const void *proof, const char *dir, cuzk_pool *pool, double *gen_s,
-                                 char *msg, size_t len);
+typedef int (*cli_gen_params_fn)(const void *proof, const char *dir, cuzk_pool *pool,
+                                 const cuzk_progress *progress, double *gen_s, char *msg,
+                                 size_t len);
 /* The end of every `setup`: with if_missing, files at base that read (a readable .params and a
- * .vk that parses) are kept; otherwise gen writes them into dir. Prints what it did under name;
- * returns the exit code. */
+ * .vk that parses) are kept; otherwise gen writes them into dir, with the progress line
+ * (progress.h). Prints what it did under name; returns the exit code. */
 int cli_setup_params(const char *name, const char *base, bool if_missing, cli_gen_params_fn gen,
                      const void *proof, const char *dir);
 /* Public inputs one per line as the hex of 32 little-endian bytes (tests/interop/verify.mjs). */
@@ -185,12 +188,17 @@ cuzk_pool *cli_pool(unsigned threads);
  * prepared verifying key, timed; cli_prover_free undoes it. With deterministic, every proof's
  * r and s come from seed and its partition (cli_prove_partition) instead of the OS. */
 typedef struct {
+  cli_progress bar;
+  unsigned parts, done; /* partitions to prove (cli_prover_parts), proven */
+} cli_prove_progress;
+typedef struct {
   cuzk_pool *pool;
   cuzk_g16_params *params;
   cuzk_g16_pvk *pvk;
   double load_s;
   bool deterministic;
   uint64_t seed;
+  cli_prove_progress *progress; /* the progress line of cli_prove_partition */
 } cli_prover;
 /* prove's own options, shared by its forms: --synthesis pce|prove (pre-compiled constraints,
  * the default as in the daemon: docs/r1cs.md "Pre-compiled constraints"; or PROVE mode, for A/B),
@@ -201,10 +209,10 @@ typedef struct {
   unsigned threads;
 } cli_prove_args;
 void cli_prove_args_default(cli_prove_args *pa);
-/* Option id with value v into pa if it is one of prove's own: 1 taken, 0 not one of them, -1 a
- * bad value (message printed; exit code 2). */
+/* Option id with value v into pa if it is one of prove's own (or -q/--quiet, which sets
+ * cli_quiet): 1 taken, 0 not one of them, -1 a bad value (message printed; exit code 2). */
 int cli_prove_arg(cli_prove_args *pa, int id, const char *v);
-#define CLI_PROVE_OPTS O_SYNTHESIS, O_DETERMINISTIC, O_THREADS
+#define CLI_PROVE_OPTS O_SYNTHESIS, O_DETERMINISTIC, O_THREADS, O_QUIET
 /* -1 on success, else the exit code after a message naming cmd. Prints the deterministic
  * warning. */
 int cli_load_params(cli_prover *pr, const char *cmd, const char *base, const cli_prove_args *pa);
@@ -213,6 +221,9 @@ int cli_load_params(cli_prover *pr, const char *cmd, const char *base, const cli
  * prints a warning saying so. */
 void cli_seeded_rs(cuzk_fr *r, cuzk_fr *s, uint64_t seed, unsigned k);
 void cli_prover_free(cli_prover *pr);
+/* The number of partitions the command proves: cli_prove_partition's progress line counts them
+ * (partition k of n, and its stage: synthesis, proving). */
+void cli_prover_parts(cli_prover *pr, unsigned parts);
 /* One partition (part) of a command's circuit into cs, or the circuit without a witness (blank,
  * for recording); false with msg. */
 typedef bool (*cli_synth_fn)(cuzk_cs *cs, const void *ctx, unsigned part, bool blank, char *msg,

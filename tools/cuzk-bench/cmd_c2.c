@@ -82,9 +82,9 @@ static int parse(c2_args *a, int argc, char **argv, const char *usage, const cha
   return -1; /* go on */
 }
 
-static int gen_params(const void *p, const char *dir, cuzk_pool *pool, double *gen_s, char *msg,
-                      size_t len) {
-  return (int)cuzk_c2_setup_test_params(p, dir, pool, gen_s, msg, len);
+static int gen_params(const void *p, const char *dir, cuzk_pool *pool,
+                      const cuzk_progress *progress, double *gen_s, char *msg, size_t len) {
+  return (int)cuzk_c2_setup_test_params(p, dir, pool, progress, gen_s, msg, len);
 }
 
 int cmd_setup(int argc, char **argv) {
@@ -92,12 +92,13 @@ int cmd_setup(int argc, char **argv) {
   if (cli_post_form(argc, argv)) return cmd_post_setup(argc, argv);
   static const char usage[] =
       "usage: cuzk-bench setup [--kind porep] --sector-size S [--registered-proof ID|NAME]\n"
-      "                        --param-cache DIR [--if-missing]\n"
+      "                        --param-cache DIR [--if-missing] [-q]\n"
       "Writes TEST Groth16 parameters for the PoRep circuit of one partition, with Filecoin's "
       "file\n"
       "names (.params, .vk, .meta). The toxic waste is derived from a fixed seed: anyone can "
       "forge\n"
-      "proofs with these files. For tests and local development only.\n";
+      "proofs with these files. For tests and local development only. Progress (vector by\n"
+      "vector, with the rate and the time left) goes to stderr; -q/--quiet silences it.\n";
   c2_args a;
   int rc = parse(&a, argc, argv, usage, cli_post_setup_usage, cli_snap_setup_usage);
   if (rc >= 0) return rc;
@@ -138,7 +139,7 @@ int cmd_prove(int argc, char **argv) {
   static const char usage[] =
       "usage: cuzk-bench prove --c1 FILE --param-cache DIR [--partition N]\n"
       "                        [--miner-id N --sector-num N] [--synthesis pce|prove]\n"
-      "                        [--deterministic SEED] [--threads N] -o PROOF\n"
+      "                        [--deterministic SEED] [--threads N] [-q] -o PROOF\n"
       "Proves the PoRep C2 of a C1 output: 192 bytes per partition, in partition order.\n"
       "Like seal_commit_phase2 it checks the C1 first (with --miner-id/--sector-num also its\n"
       "replica_id) and verifies every proof before writing it.\n"
@@ -146,7 +147,8 @@ int cmd_prove(int argc, char **argv) {
       "               partition synthesized as its witness only; prove: PROVE mode (A/B)\n"
       "  --deterministic SEED  r and s from SEED: the same bytes on every run and thread count.\n"
       "               NOT FOR PRODUCTION: one r, s on two witnesses of a circuit reveals them\n"
-      "  --threads N  the worker pool (default: all CPUs)\n";
+      "  --threads N  the worker pool (default: all CPUs)\n"
+      "  -q, --quiet  no progress line on stderr (partition k of n and its stage)\n";
   c2_args a;
   int rc = parse(&a, argc, argv, usage, cli_post_prove_usage, NULL);
   if (rc >= 0) return rc;
@@ -169,6 +171,7 @@ int cmd_prove(int argc, char **argv) {
     first = (unsigned)a.partition;
     last = first + 1;
   }
+  cli_prover_parts(&pr, last - first);
   uint8_t *out = malloc((last - first) * CUZK_G16_PROOF_BYTES);
   cuzk_g16_proof *proofs = malloc((last - first) * sizeof *proofs);
   if (!out || !proofs) return cli_fail(1, "out of memory");

@@ -255,7 +255,8 @@ static const char batch_usage[] =
     "jobs prove different sectors; give --sector-num once for all or once per file, in the same\n"
     "order.\n"
     "  -c, --count N         proofs (default 3)\n"
-    "  -j, --concurrency J   calls in flight (default 1)\n";
+    "  -j, --concurrency J   calls in flight (default 1)\n"
+    "  -q, --quiet           no progress line on stderr (proofs done, proofs/min so far)\n";
 
 static void prove_usage(FILE *f, bool batch) {
   fputs(batch ? batch_usage : single_usage, f);
@@ -277,7 +278,7 @@ static bool hex32(uint8_t out[32], bool *have, const char *flag, const char *v) 
   CONN_OPTS, O_TYPE, O_C1, O_VANILLA, O_REQUEST, O_SECTOR_NUM, O_MINER, O_PROOF, O_SIZE, \
       O_PRIORITY, O_RANDOMNESS, O_COMM_R_OLD, O_COMM_R_NEW, O_COMM_D_NEW
 static const int single_opts[] = {PROVE_OPTS, O_OUTPUT, O_PARTITION, 0};
-static const int batch_opts[] = {PROVE_OPTS, O_COUNT, O_CONCURRENCY, 0};
+static const int batch_opts[] = {PROVE_OPTS, O_COUNT, O_CONCURRENCY, O_QUIET, 0};
 
 /* The input files' kinds against -t: -1 to go on, else the exit code. */
 static int check_inputs(prove_args *a, bool batch) {
@@ -404,6 +405,7 @@ static int parse_prove(prove_args *a, int argc, char **argv, bool batch) {
         return cli_fail(2, "-c/--count: bad value '%s' (1..1000000)", v);
       a->count = (uint32_t)x;
       break;
+    case O_QUIET: cli_quiet = true; break;
     case O_CONCURRENCY:
       if (!cli_u64(&x, v) || x == 0 || x > 256)
         return cli_fail(2, "-j/--concurrency: bad value '%s' (1..256)", v);
@@ -768,8 +770,9 @@ typedef struct {
 typedef struct {
   const prove_args *a;
   pthread_mutex_t mu;
-  uint32_t next, next_print;
+  uint32_t next, next_print, finished;
   batch_item *items;
+  cli_progress bar; /* proofs finished, proofs/min so far (stderr) */
 } batch_ctx;
 
 /* Prints the finished items in index order, as the reference does (under ctx->mu). */
@@ -813,7 +816,9 @@ static void *batch_worker(void *arg) {
     }
     pthread_mutex_lock(&c->mu);
     c->items[i] = it;
+    cli_progress_end(&c->bar); /* the terminal's line, before the results on stdout */
     print_ready(c);
+    cli_progress_update(&c->bar, it.label, ++c->finished, a->count);
     pthread_mutex_unlock(&c->mu);
   }
   return NULL;
@@ -856,6 +861,7 @@ int cmd_batch(int argc, char **argv) {
   printf("\n");
   fflush(stdout);
   pthread_mutex_init(&c.mu, NULL);
+  cli_progress_start(&c.bar, "batch", "proofs", true);
   pthread_t *th = calloc(nthreads, sizeof *th);
   uint32_t started = 0;
   double t0 = cli_now_s();

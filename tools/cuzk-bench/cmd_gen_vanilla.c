@@ -13,7 +13,7 @@
 static const char usage[] =
     "usage: cuzk-bench gen-vanilla porep --sector-size SIZE [--registered-proof ID|NAME]\n"
     "         [--data FILE|zero|random:SEED] [--miner-id N] [--sector-num N] [--ticket HEX]\n"
-    "         [--seed HEX] [--threads N] -o C1.json [--envelope]\n"
+    "         [--seed HEX] [--threads N] -o C1.json [--envelope] [-q]\n"
     "       cuzk-bench gen-vanilla porep --sector-size SIZE --synthetic-for-bench\n"
     "         [--registered-proof ID|NAME] [--sector-num N] -o C1.json\n"
     "Seals a sector of a test size (2KiB, 8MiB, 512MiB) in memory and writes its C1 output\n"
@@ -24,7 +24,8 @@ static const char usage[] =
     "  --data FILE      the sector's unpadded bytes (at most 2032 for 2KiB; the rest is zero)\n"
     "  --data zero      a CC sector (default); random:SEED reproducible random bytes\n"
     "  --miner-id N     prover id = Filecoin's encoding of actor N (default 1000)\n"
-    "  --ticket/--seed  32 bytes in hex (defaults: 01..01 and 02..02)\n";
+    "  --ticket/--seed  32 bytes in hex (defaults: 01..01 and 02..02)\n"
+    "  -q, --quiet      no progress line (stderr: sealing step by step, layer by layer)\n";
 
 /* A C1 of p's shape with made-up contents (cuzk_c1_new_synthetic; the sector number seeds it). */
 static int write_synthetic(const cuzk_seal_proof *p, uint64_t sector_num, const char *out) {
@@ -73,7 +74,7 @@ int cmd_gen_vanilla(int argc, char **argv) {
   static const int opts[] = {O_HELP,    O_ENVELOPE, O_SIZE,  O_PROOF,
                              O_DATA,    O_OUT,      O_MINER, O_SECTOR_NUM,
                              O_THREADS, O_TICKET,   O_SEED,  O_SYNTHETIC_FOR_BENCH,
-                             0};
+                             O_QUIET,   0};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v;
     switch (cli_next_opt(opts, argc, argv, &i, &v)) {
@@ -88,6 +89,7 @@ int cmd_gen_vanilla(int argc, char **argv) {
       kind_seen = true;
       break;
     case O_ENVELOPE: envelope = true; break;
+    case O_QUIET: cli_quiet = true; break;
     case O_SIZE: size = v; break;
     case O_PROOF: proof_arg = v; break;
     case O_DATA: data_arg = v, data_given = true; break;
@@ -142,7 +144,13 @@ int cmd_gen_vanilla(int argc, char **argv) {
   uint8_t prover_id[32];
   cuzk_porep_prover_id(prover_id, miner);
   cuzk_sealed_sector ss;
-  cuzk_porep_err e = cuzk_seal_sector(&ss, p, data, prover_id, sector_num, ticket, pool);
+  char what[64];
+  snprintf(what, sizeof what, "sealing %s", p->sector->name);
+  cli_progress bar;
+  cli_progress_start(&bar, what, "steps", false);
+  cuzk_progress cb = cli_progress_cb(&bar);
+  cuzk_porep_err e = cuzk_seal_sector(&ss, p, data, prover_id, sector_num, ticket, pool, &cb);
+  cli_progress_end(&bar);
   if (e) return cli_fail(1, "sealing failed: %s", cuzk_porep_strerror(e));
   cuzk_c1 *c1;
   if ((e = cuzk_vanilla_prove(&c1, &ss, seed)))

@@ -38,12 +38,13 @@ const char cli_post_gen_vanilla_usage[] =
 const char cli_post_setup_usage[] =
     "       cuzk-bench setup --kind winning-post|window-post --sector-size S\n"
     "                        [--registered-proof ID|NAME] --param-cache DIR [--if-missing]\n"
+    "                        [-q]\n"
     "With --kind: the same TEST parameters for the kind's FallbackPoStCircuit (v28-proof-of-\n"
     "spacetime-fallback-...). Winning and Window circuits differ; V1 and V1_1 share files.\n";
 
 const char cli_post_prove_usage[] =
     "       cuzk-bench prove --request FILE --param-cache DIR [--synthesis pce|prove]\n"
-    "                        [--deterministic SEED] [--threads N] -o PROOF\n"
+    "                        [--deterministic SEED] [--threads N] [-q] -o PROOF\n"
     "With --request (a PoSt request, see 'gen-vanilla --help'): checks it as cuzk does before\n"
     "proving (kind, sizes, randomness, every vanilla proof natively; a refused request writes\n"
     "nothing), proves its one partition, verifies the proof and writes its 192 bytes.\n";
@@ -281,8 +282,8 @@ typedef struct {
 } pa_args;
 
 /* The options each command takes (--if-missing is setup's). */
-static const int pa_setup_opts[] = {O_HELP,        O_KIND,       O_SIZE, O_PROOF,
-                                    O_PARAM_CACHE, O_IF_MISSING, 0};
+static const int pa_setup_opts[] = {O_HELP,        O_KIND,       O_SIZE,  O_PROOF,
+                                    O_PARAM_CACHE, O_IF_MISSING, O_QUIET, 0};
 static const int pa_prove_opts[] = {O_HELP, O_PARAM_CACHE, O_REQUEST, O_OUT, CLI_PROVE_OPTS, 0};
 static const int pa_verify_opts[] = {O_HELP,       O_PARAM_CACHE,  O_REQUEST,
                                      O_PROOF_FILE, O_WRITE_INPUTS, 0};
@@ -318,9 +319,9 @@ static int pa_parse(pa_args *a, int argc, char **argv, const char *cmd, const in
   return -1;
 }
 
-static int gen_params(const void *p, const char *dir, cuzk_pool *pool, double *gen_s, char *msg,
-                      size_t len) {
-  return (int)cuzk_post_setup_test_params(p, dir, pool, gen_s, msg, len);
+static int gen_params(const void *p, const char *dir, cuzk_pool *pool,
+                      const cuzk_progress *progress, double *gen_s, char *msg, size_t len) {
+  return (int)cuzk_post_setup_test_params(p, dir, pool, progress, gen_s, msg, len);
 }
 
 int cmd_post_setup(int argc, char **argv) {
@@ -370,6 +371,7 @@ int cmd_post_prove(int argc, char **argv) {
   double t_check = cli_now_s() - t_start;
   cli_prover pr;
   if ((rc = cli_load_params(&pr, "prove", base, &a.pa)) >= 0) return rc;
+  cli_prover_parts(&pr, rq.partitions);
   describe(what, sizeof what, &rq);
   printf("%s: request checked in %.2f s (%s), parameters loaded in %.2f s\n", rq.name, t_check,
          what, pr.load_s);

@@ -28,7 +28,7 @@ const char cli_snap_gen_vanilla_usage[] =
 
 const char cli_snap_setup_usage[] =
     "       cuzk-bench setup --kind snap --sector-size S [--registered-proof ID|NAME]\n"
-    "                        --param-cache DIR [--if-missing]\n"
+    "                        --param-cache DIR [--if-missing] [-q]\n"
     "With --kind snap: TEST parameters of EmptySectorUpdateCircuit "
     "(v28-empty-sector-update-...).\n";
 
@@ -167,19 +167,20 @@ int cmd_snap_gen_vanilla(int argc, char **argv) {
 }
 
 /* ---- setup --kind snap --------------------------------------------------------------------- */
-static int gen_params(const void *p, const char *dir, cuzk_pool *pool, double *gen_s, char *msg,
-                      size_t len) {
-  return (int)cuzk_snap_setup_test_params(p, dir, pool, gen_s, msg, len);
+static int gen_params(const void *p, const char *dir, cuzk_pool *pool,
+                      const cuzk_progress *progress, double *gen_s, char *msg, size_t len) {
+  return (int)cuzk_snap_setup_test_params(p, dir, pool, progress, gen_s, msg, len);
 }
 
 int cmd_snap_setup(int argc, char **argv) {
   const char *size = NULL, *proof_arg = NULL, *dir = getenv("FIL_PROOFS_PARAMETER_CACHE");
   bool if_missing = false;
-  static const int opts[] = {O_IF_MISSING, O_KIND, O_SIZE, O_PROOF, O_PARAM_CACHE, 0};
+  static const int opts[] = {O_IF_MISSING, O_KIND, O_SIZE, O_PROOF, O_PARAM_CACHE, O_QUIET, 0};
   for (int i = 1; i < argc; i++) {
     const char *k = argv[i], *v;
     switch (cli_next_opt(opts, argc, argv, &i, &v)) {
     case O_IF_MISSING: if_missing = true; break;
+    case O_QUIET: cli_quiet = true; break;
     case O_KIND: break; /* snap: how we got here */
     case O_SIZE: size = v; break;
     case O_PROOF: proof_arg = v; break;
