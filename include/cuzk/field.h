@@ -48,6 +48,16 @@ bool cuzk_field_use_kernel(cuzk_field_kernel k);
 cuzk_field_kernel cuzk_field_active_kernel(void);
 bool cuzk_field_kernel_supported(cuzk_field_kernel k);
 
+/* The 8-lane AVX-512 IFMA Fp kernel (src/field/fp_ifma.h) for batched arithmetic. Callers that
+ * have an IFMA path take it only when cuzk_field_ifma_enabled(), the scalar kernels otherwise.
+ * Enabled at start-up when CPUID and XGETBV report AVX-512F and IFMA usable, unless
+ * CUZK_FORCE_PORTABLE (cuzk/cpu.h) or CUZK_NO_IFMA is set to anything but "" or "0".
+ * cuzk_field_use_ifma switches it for the whole process (tests, benchmarks; as
+ * cuzk_field_use_kernel, not against concurrent arithmetic); false if on and not supported. */
+bool cuzk_field_ifma_supported(void);
+bool cuzk_field_ifma_enabled(void);
+bool cuzk_field_use_ifma(bool on);
+
 /* ---- Fp ---------------------------------------------------------------------------------- */
 extern const cuzk_fp cuzk_fp_zero, cuzk_fp_one;
 
