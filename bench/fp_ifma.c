@@ -9,6 +9,9 @@
  * a formula's next step), and "x4", four independent chains interleaved (the throughput the
  * batched affine addition can reach with lanes to spare). An IFMA lane operation is one eighth of
  * a vector operation. "load+store" is the conversion of one element in and out (two products).
+ * "g1 batch add" is one flush of BATCH_K batched affine additions on distinct accumulators
+ * (msm/batch_ifma.h against batch_affine.inc's scalar flush; both include their share of the
+ * inversion, the scalar side also a copy of its accumulators in and out), ns per addition.
  *
  *   usage: fp_ifma [--runs N] [--kernel adx|portable]
  */
@@ -17,17 +20,39 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cuzk/curve.h"
 #include "cuzk/field.h"
 #include "field/fp_ifma.h"
+#include "msm/batch_ifma.h"
 
 #if CUZK_FP_IFMA
 
 #define ITERS 4096 /* operations per chain and timed batch */
 #define NCH 4
+#define OPS_X4 (NCH * ITERS)
 
 static cuzk_fp fa[NCH], fb;
 static fp52x8 va[NCH], vb;
 static cuzk_fp conv[8];
+
+/* The batched affine additions: BATCH_K accumulators, each += one of the points. */
+#define BATCH_K 512
+static cuzk_g1_affine b_acc[BATCH_K], b_pts[BATCH_K];
+static const cuzk_g1_affine *b_pt[BATCH_K];
+static msm_g1_aff52 *b_acc52, *b_pts52;
+static const msm_g1_aff52 *b_pt52[BATCH_K];
+static uint32_t b_idx[BATCH_K];
+static uint8_t b_skip[BATCH_K];
+static void *b_scratch;
+
+static void s_batch(void) {
+  for (int r = 0; r < 4; r++)
+    msm_g1_batch_add_scalar(b_acc, BATCH_K, b_idx, b_pt, BATCH_K, b_skip);
+}
+static void v_batch(void) {
+  for (int r = 0; r < 4; r++)
+    msm_g1_batch_add_ifma(b_acc52, b_idx, b_pt52, BATCH_K, b_skip, b_scratch);
+}
 
 static void s_mul_chain(void) {
   cuzk_fp a = fa[0];
@@ -129,13 +154,18 @@ FP52_FN static void v_convert(void) {
 typedef struct {
   const char *name;
   void (*scalar)(void), (*ifma)(void);
-  double ops; /* lane operations per call, scalar side (IFMA: the same number of lanes) */
+  double ops;   /* operations per call, scalar side */
+  double lanes; /* of them per IFMA operation: 8 for the field, 1 for the batch (per addition) */
 } pair;
 
 static const pair pairs[] = {
-    {"mul chain", s_mul_chain, v_mul_chain, ITERS}, {"mul x4", s_mul_x4, v_mul_x4, NCH *ITERS},
-    {"sqr chain", s_sqr_chain, v_sqr_chain, ITERS}, {"sqr x4", s_sqr_x4, v_sqr_x4, NCH *ITERS},
-    {"add chain", s_add_chain, v_add_chain, ITERS}, {"sub chain", s_sub_chain, v_sub_chain, ITERS},
+    {"mul chain", s_mul_chain, v_mul_chain, ITERS, 8},
+    {"mul x4", s_mul_x4, v_mul_x4, OPS_X4, 8},
+    {"sqr chain", s_sqr_chain, v_sqr_chain, ITERS, 8},
+    {"sqr x4", s_sqr_x4, v_sqr_x4, OPS_X4, 8},
+    {"add chain", s_add_chain, v_add_chain, ITERS, 8},
+    {"sub chain", s_sub_chain, v_sub_chain, ITERS, 8},
+    {"g1 batch add", s_batch, v_batch, 4 * BATCH_K, 1},
 };
 #define NPAIRS (sizeof pairs / sizeof pairs[0])
 
@@ -161,6 +191,33 @@ FP52_FN static void setup(void) {
   }
   fb = conv[4];
   fp52x8_load(&vb, conv);
+  /* points: multiples of the generator (distinct x), accumulators from the other half */
+  cuzk_g1 g, j;
+  cuzk_g1_generator(&g);
+  j = g;
+  cuzk_g1 *all = malloc(sizeof *all * 2 * BATCH_K);
+  b_acc52 = aligned_alloc(64, sizeof *b_acc52 * BATCH_K);
+  b_pts52 = aligned_alloc(64, sizeof *b_pts52 * BATCH_K);
+  b_scratch = aligned_alloc(64, (msm_g1_batch_ifma_scratch(BATCH_K) + 63) & ~(size_t)63);
+  if (!all || !b_acc52 || !b_pts52 || !b_scratch) exit(1);
+  for (int i = 0; i < 2 * BATCH_K; i++) {
+    all[i] = j;
+    cuzk_g1_add(&j, &j, &g);
+  }
+  cuzk_g1_affine *aff = malloc(sizeof *aff * 2 * BATCH_K);
+  if (!aff) exit(1);
+  cuzk_g1_batch_to_affine(aff, all, 2 * BATCH_K);
+  for (int i = 0; i < BATCH_K; i++) {
+    b_pts[i] = aff[2 * i];
+    b_acc[i] = aff[2 * i + 1];
+    b_pt[i] = &b_pts[i];
+    b_pt52[i] = &b_pts52[i];
+    b_idx[i] = (uint32_t)((i * 7) % BATCH_K) | (i & 1 ? MSM_IFMA_NEG_BIT : 0);
+  }
+  msm_g1_aff52_from(b_pts52, b_pts, BATCH_K);
+  msm_g1_aff52_from(b_acc52, b_acc, BATCH_K);
+  free(all);
+  free(aff);
 }
 
 int main(int argc, char **argv) {
@@ -197,21 +254,21 @@ int main(int argc, char **argv) {
     for (size_t p = 0; p < np; p++) {
       double a = time_ns(pairs[p].scalar), b = time_ns(pairs[p].ifma);
       ts[(p * 2) * (size_t)runs + (size_t)r] = a / pairs[p].ops;
-      ts[(p * 2 + 1) * (size_t)runs + (size_t)r] = b / (8 * pairs[p].ops);
+      ts[(p * 2 + 1) * (size_t)runs + (size_t)r] = b / (pairs[p].lanes * pairs[p].ops);
     }
     if (r < cruns) tc[r] = time_ns(v_convert) / (8.0 * ITERS);
   }
   printf("# fp_ifma --runs %d: scalar kernel %s; ns per lane operation, median (min) of %d "
          "interleaved batches\n",
          runs, cuzk_field_active_kernel() == CUZK_KERNEL_ADX ? "adx" : "portable", runs);
-  printf("%-10s %18s %18s %8s\n", "op", "scalar", "ifma", "ratio");
+  printf("%-12s %18s %18s %8s\n", "op", "scalar", "ifma", "ratio");
   for (size_t p = 0; p < np; p++) {
     double *s = ts + (p * 2) * (size_t)runs, *v = ts + (p * 2 + 1) * (size_t)runs;
     double sm = bench_median(s, runs), vm = bench_median(v, runs);
-    printf("%-10s %9.2f (%6.2f) %9.2f (%6.2f) %8.3f\n", pairs[p].name, sm, s[0], vm, v[0], vm / sm);
+    printf("%-12s %9.2f (%6.2f) %9.2f (%6.2f) %8.3f\n", pairs[p].name, sm, s[0], vm, v[0], vm / sm);
   }
   double cm = bench_median(tc, cruns);
-  printf("%-10s %18s %9.2f (%6.2f)\n", "load+store", "", cm, tc[0]);
+  printf("%-12s %18s %9.2f (%6.2f)\n", "load+store", "", cm, tc[0]);
   free(ts);
   return 0;
 }

@@ -23,6 +23,7 @@
 #include "msm/reduce.inc"
 #include "msm/pippenger.inc"
 #include "msm/witness.inc"
+#include "msm/batch_affine_ifma.inc" /* the IFMA flush, standalone for now (msm/batch_ifma.h) */
 /* clang-format on */
 
 cuzk_msm_err cuzk_g1_msm(cuzk_g1 *r, const cuzk_g1_affine *bases, const cuzk_fr *scalars, size_t n,
