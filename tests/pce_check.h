@@ -121,6 +121,23 @@ static size_t pce_check(const char *what, pce_synth_fn f, void *ctx, cuzk_pool *
     }
     CHECK_MSG(bad == 0 && pad == 0, "%s: a, b, c differ from PROVE mode in %zu of 3 (%zu padding)",
               what, bad, pad);
+    /* the same rows a block at a time (cuzk_pce_eval_rows), blocks of an odd size */
+    size_t block = 1000, blocks_bad = 0;
+    cuzk_fr *blk[3];
+    for (int k = 0; k < 3; k++)
+      blk[k] = malloc(block * sizeof(cuzk_fr));
+    for (size_t first = 0; blk[0] && blk[1] && blk[2] && first < cuzk_pce_num_constraints(pce);
+         first += block) {
+      size_t n = cuzk_pce_num_constraints(pce) - first < block
+                     ? cuzk_pce_num_constraints(pce) - first
+                     : block;
+      cuzk_pce_eval_rows(pce, rw.inputs, rw.aux, blk, first, n, pool, 0);
+      for (int k = 0; k < 3; k++)
+        blocks_bad += memcmp(blk[k], abc[k] + first, n * sizeof(cuzk_fr)) != 0;
+    }
+    CHECK_MSG(blocks_bad == 0, "%s: %zu blocks of cuzk_pce_eval_rows differ", what, blocks_bad);
+    for (int k = 0; k < 3; k++)
+      free(blk[k]);
   }
   for (int k = 0; k < 3; k++)
     free(out[k]);

@@ -284,8 +284,10 @@ static void test_srs(cuzk_engine *e) {
   CHECK(cuzk_engine_evict(e, "porep-2k", &was, &freed) == CUZK_ENGINE_OK);
   CHECK(cuzk_engine_preload(e, "porep-2k", &already, &ms, msg, sizeof msg) == CUZK_ENGINE_OK);
   CHECK(!already);
-  /* loading records the circuit's matrices for the pre-compiled evaluator (the default) */
-  CHECK(log_has("porep-2k: constraint matrices recorded in"));
+  /* loading records the circuit's matrices for the pre-compiled evaluator (the default), or reads
+   * them from the .pce file an earlier load wrote (test_pce_file) */
+  CHECK(log_has("porep-2k: constraint matrices recorded in") ||
+        log_has("porep-2k: constraint matrices read from"));
   CHECK(cuzk_engine_preload(e, "porep-2k", &already, &ms, msg, sizeof msg) == CUZK_ENGINE_OK);
   CHECK(already && ms == 0);
   cuzk_engine_status st;
@@ -399,6 +401,62 @@ static void test_warm(cuzk_engine *e, const char *dir) {
   }
 }
 
+/* The .pce file beside the parameters (docs/r1cs.md "The .pce file"), in a directory of this test's
+ * own (the parameters linked into it): written by the first load, read by the next, recorded
+ * again and rewritten when corrupt. */
+static void test_pce_file(const char *dir) {
+  char priv[] = "/tmp/cuzk-engine-pce-XXXXXX", src[1024], dst[1024], pce[1100];
+  CHECK(mkdtemp(priv) != NULL);
+  const cuzk_seal_proof *p;
+  CHECK(cuzk_seal_proof_by_id(&p, 5) == CUZK_POREP_OK);
+  CHECK(cuzk_c2_param_base(src, sizeof src, dir, p) &&
+        cuzk_c2_param_base(dst, sizeof dst, priv, p));
+  static const char *const ext[] = {".params", ".vk", ".meta"};
+  char a[1100], b[1100];
+  for (int i = 0; i < 3; i++) {
+    snprintf(a, sizeof a, "%s%s", src, ext[i]);
+    snprintf(b, sizeof b, "%s%s", dst, ext[i]);
+    CHECK(symlink(a, b) == 0);
+  }
+  snprintf(pce, sizeof pce, "%s.pce", dst);
+  cuzk_engine *e = start(priv, false);
+  if (!e) return;
+  bool already, was;
+  uint64_t ms, freed;
+  char msg[256];
+  struct stat st;
+  log_clear();
+  CHECK(cuzk_engine_preload(e, "porep-2k", &already, &ms, msg, sizeof msg) == CUZK_ENGINE_OK);
+  CHECK(log_has("porep-2k: constraint matrices recorded in") && stat(pce, &st) == 0 &&
+        st.st_size > 100000000);
+  CHECK(cuzk_engine_evict(e, "porep-2k", &was, &freed) == CUZK_ENGINE_OK && was);
+  log_clear();
+  CHECK(cuzk_engine_preload(e, "porep-2k", &already, &ms, msg, sizeof msg) == CUZK_ENGINE_OK);
+  CHECK(log_has("porep-2k: constraint matrices read from") &&
+        !log_has("porep-2k: constraint matrices recorded in"));
+  CHECK(cuzk_engine_evict(e, "porep-2k", &was, &freed) == CUZK_ENGINE_OK && was);
+  int fd = open(pce, O_RDWR);
+  uint8_t byte = 0;
+  CHECK(fd >= 0 && pread(fd, &byte, 1, st.st_size - 7) == 1);
+  byte ^= 0x40;
+  CHECK(pwrite(fd, &byte, 1, st.st_size - 7) == 1 && close(fd) == 0);
+  log_clear();
+  CHECK(cuzk_engine_preload(e, "porep-2k", &already, &ms, msg, sizeof msg) == CUZK_ENGINE_OK);
+  CHECK(log_has("corrupt: its body's SHA-256 differs: recording the matrices again") &&
+        log_has("porep-2k: constraint matrices recorded in"));
+  CHECK(cuzk_engine_evict(e, "porep-2k", &was, &freed) == CUZK_ENGINE_OK && was);
+  log_clear();
+  CHECK(cuzk_engine_preload(e, "porep-2k", &already, &ms, msg, sizeof msg) == CUZK_ENGINE_OK);
+  CHECK(log_has("porep-2k: constraint matrices read from")); /* rewritten */
+  cuzk_engine_destroy(e);
+  unlink(pce);
+  for (int i = 0; i < 3; i++) {
+    snprintf(b, sizeof b, "%s%s", dst, ext[i]);
+    unlink(b);
+  }
+  rmdir(priv);
+}
+
 static void test_missing_params(const sector *s) {
   char dir[] = "/tmp/cuzk-engine-empty-XXXXXX";
   CHECK(mkdtemp(dir) != NULL);
@@ -427,6 +485,7 @@ int main(int argc, char **argv) {
   if (!make_sector(&a, 1, 7, pool) || !make_sector(&b, 2, 8, pool)) return 1;
   cuzk_pool_destroy(pool);
   test_missing_params(&a);
+  test_pce_file(dir);
   cuzk_engine *e = start(dir, false);
   if (!e) return check_summary("test_engine");
   test_bad_requests(e, &a);

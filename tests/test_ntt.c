@@ -288,6 +288,22 @@ static void test_h(cuzk_pool *pool, unsigned maxk) {
     CHECK(cuzk_ntt_h_cancellable(a, b, c, n, pool, 0, &down) == CUZK_NTT_OK);
     CHECK_MSG(vec_eq(a, ref, n), "cancellable H chain n=2^%u", k);
     CHECK(cuzk_ntt_h_cancellable(a, b, c, n, pool, 0, &up) == CUZK_NTT_ECANCELLED);
+    /* the staged chain with two vectors (c formed only after a·b, in b's memory) */
+    vec_rand(a, n), vec_rand(b, n), vec_rand(c, n);
+    naive_h(ref, a, b, c, n, k);
+    CHECK(cuzk_ntt_h_coset(a, n, pool, 0, &down) == CUZK_NTT_OK &&
+          cuzk_ntt_h_coset(b, n, pool, 0, NULL) == CUZK_NTT_OK &&
+          cuzk_ntt_h_mul(a, b, n, pool, 0) == CUZK_NTT_OK);
+    memcpy(b, c, n * sizeof(cuzk_fr));
+    CHECK(cuzk_ntt_h_coset(b, n, pool, 0, NULL) == CUZK_NTT_OK &&
+          cuzk_ntt_h_sub(a, b, n, pool, 0) == CUZK_NTT_OK &&
+          cuzk_ntt_h_finish(a, n, pool, 0, &down) == CUZK_NTT_OK);
+    CHECK_MSG(vec_eq(a, ref, n), "staged H chain n=2^%u", k);
+    CHECK(cuzk_ntt_h_coset(a, n, pool, 0, &up) == CUZK_NTT_ECANCELLED &&
+          cuzk_ntt_h_finish(a, n, pool, 0, &up) == CUZK_NTT_ECANCELLED);
+    CHECK(cuzk_ntt_h_mul(a, a, n, pool, 0) == CUZK_NTT_EINVAL &&
+          cuzk_ntt_h_sub(a, NULL, n, pool, 0) == CUZK_NTT_ENULL &&
+          cuzk_ntt_h_coset(a, 3, pool, 0, NULL) == CUZK_NTT_ESIZE);
 
     /* a satisfied system: c = a·b on the domain, so Z divides A·B - C and a[n-1] = 0 */
     vec_rand(a, n), vec_rand(b, n);

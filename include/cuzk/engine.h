@@ -147,6 +147,11 @@ typedef struct {
    * once per parameter set (true, the default: docs/r1cs.md "Pre-compiled constraints"), or every
    * linear combination built again (false: PROVE mode, kept for A/B). */
   bool precompiled;
+  /* With precompiled: the recorded matrices also kept in a file beside the parameters (BASE.pce,
+   * docs/r1cs.md "The .pce file"), read back at the next load when it is valid for them — never
+   * trusted otherwise: a missing, stale or corrupt file is recorded again and rewritten. On by
+   * default; a parameter directory that cannot be written only costs the recording. */
+  bool pce_file;
   bool verify_proofs; /* check every PoRep proof before answering (seal_commit_phase2's
                          verify_seal); on by default */
   cuzk_log_fn log;

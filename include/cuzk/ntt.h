@@ -95,6 +95,22 @@ cuzk_ntt_err cuzk_ntt_h_cancellable(cuzk_fr *a, cuzk_fr *b, cuzk_fr *c, size_t n
 cuzk_ntt_err cuzk_ntt_h(cuzk_fr *a, cuzk_fr *b, cuzk_fr *c, size_t n, cuzk_pool *pool,
                         unsigned max_workers);
 
+/* The same quotient in stages, for a caller that keeps at most two domain vectors alive (the
+ * pre-compiled path computes C's evaluations only once a·b is formed): coset(a), coset(b),
+ * mul(a, b), then c into b's memory, coset(c), sub(a, c), finish(a) — the same transforms and
+ * products as cuzk_ntt_h, so the same result entry for entry.
+ *   coset:  x <- x on the coset g·ω^i (from x over the domain, natural order, zero-padded)
+ *   mul:    a <- a·b;  sub: a <- a - c   (pointwise; b, c may not alias a)
+ *   finish: a <- the coefficients of a / (x^n - 1), as cuzk_ntt_h leaves them */
+cuzk_ntt_err cuzk_ntt_h_coset(cuzk_fr *x, size_t n, cuzk_pool *pool, unsigned max_workers,
+                              const _Atomic int *cancel);
+cuzk_ntt_err cuzk_ntt_h_mul(cuzk_fr *a, const cuzk_fr *b, size_t n, cuzk_pool *pool,
+                            unsigned max_workers);
+cuzk_ntt_err cuzk_ntt_h_sub(cuzk_fr *a, const cuzk_fr *c, size_t n, cuzk_pool *pool,
+                            unsigned max_workers);
+cuzk_ntt_err cuzk_ntt_h_finish(cuzk_fr *a, size_t n, cuzk_pool *pool, unsigned max_workers,
+                               const _Atomic int *cancel);
+
 /* ω_k, the generator of the size-2^k domain (k <= 32). */
 cuzk_ntt_err cuzk_ntt_root(cuzk_fr *w, unsigned k);
 

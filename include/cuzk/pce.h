@@ -60,6 +60,31 @@ cuzk_r1cs_err cuzk_pce_result(const cuzk_pce *p, const cuzk_cs *witness, cuzk_cs
 void cuzk_pce_eval(const cuzk_pce *p, const cuzk_fr *inputs, const cuzk_fr *aux, cuzk_fr *out[3],
                    size_t len, cuzk_pool *pool, unsigned max_workers);
 
+/* ---- the .pce file (docs/r1cs.md "The .pce file") ---------------------------------------------
+ * The evaluator kept next to its parameters so that it is recorded once per machine, not once per
+ * load. The header names the circuit (circuit_id, < 64 bytes) and carries the caller's 32-byte tag
+ * (the engine's: SHA-256 over the circuit id, the verifying key and the parameter sizes), and a
+ * SHA-256 of the body. Written to a temporary file and renamed. */
+cuzk_r1cs_err cuzk_pce_write_file(const cuzk_pce *p, const char *path, const char *circuit_id,
+                                  const uint8_t tag[32]);
+/* EIO when the file cannot be opened; EINVAL when it is not usable — another version or circuit,
+ * stale (another tag), truncated or padded, a body whose SHA-256 differs, matrices out of range —
+ * with msg saying which; the caller then records again and rewrites it. */
+cuzk_r1cs_err cuzk_pce_read_file(cuzk_pce **out, const char *path, const char *circuit_id,
+                                 const uint8_t tag[32], char *msg, size_t msg_len);
+
+/* One matrix of cuzk_pce_eval (k = 0, 1, 2 for A, B, C) into out: its rows, the per-input
+ * constraints' entries, zeros to len — for a prover that forms C's values only after A·B. */
+void cuzk_pce_eval_matrix(const cuzk_pce *p, int k, const cuzk_fr *inputs, const cuzk_fr *aux,
+                          cuzk_fr *out, size_t len, cuzk_pool *pool, unsigned max_workers);
+
+/* out[k][i] = row first + i of matrix k times z, for i < count (first + count <= the recorded
+ * rows): the same products as cuzk_pce_eval, a block at a time — for a caller that streams them
+ * (cuzk-bench synth-only at sizes whose a, b, c would not fit beside the rest). */
+void cuzk_pce_eval_rows(const cuzk_pce *p, const cuzk_fr *inputs, const cuzk_fr *aux,
+                        cuzk_fr *out[3], size_t first, size_t count, cuzk_pool *pool,
+                        unsigned max_workers);
+
 #ifdef __cplusplus
 }
 #endif

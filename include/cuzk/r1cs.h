@@ -124,6 +124,10 @@ size_t cuzk_cs_num_constraints(const cuzk_cs *cs);
 /* Bytes the constraint system holds now (every buffer's mapped capacity, kept across
  * cuzk_cs_reset): what a synthesized partition costs in memory, for admission control. */
 size_t cuzk_cs_memory_bytes(const cuzk_cs *cs);
+/* Room for n aux variables at once, so that a caller that knows the circuit (the pre-compiled
+ * path: cuzk_pce_num_aux) holds its witness at its size rather than grown by doubling. False
+ * without memory (the system is unchanged). */
+bool cuzk_cs_reserve_aux(cuzk_cs *cs, size_t n);
 
 /* ---- linear combinations -------------------------------------------------------------------- */
 typedef struct cuzk_lc_block cuzk_lc_block; /* a recycled spill buffer */

@@ -56,6 +56,7 @@ void cuzk_engine_config_default(cuzk_engine_config *c) {
   c->result_ttl_s = 3600;
   c->idle_release_ms = 30000;
   c->precompiled = true;
+  c->pce_file = true;
   c->verify_proofs = true;
   c->warm_budget = CUZK_ENGINE_WARM_AUTO;
   c->log_level = CUZK_LOG_INFO;

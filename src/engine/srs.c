@@ -13,13 +13,16 @@
 #include <malloc.h> /* malloc_trim */
 #endif
 
+#include "cuzk/sha256.h"
 #include "engine/engine_internal.h"
 
 /* A partition's admission cost before one was measured: the witness, a/b/c and the prover's
  * three domain-sized vectors (its MSM scratch is small next to them). */
-static uint64_t estimate_part_bytes(const cuzk_g16_params *p) {
+/* Before a partition was measured: the witness, PROVE mode's a, b, c and densities, and the
+ * prover's domain vectors (two with pre-compiled constraints, which hold no a, b, c). */
+static uint64_t estimate_part_bytes(const cuzk_g16_params *p, bool precompiled) {
   uint64_t m = p->n_h + 1, vars = p->vk.n_ic + p->n_l;
-  return 32 * vars + 3 * 32 * m + 3 * 32 * m + m / 2;
+  return precompiled ? 32 * vars + 2 * 32 * m : 32 * vars + 3 * 32 * m + 3 * 32 * m + m / 2;
 }
 
 /* Every circuit of every kind, in the kinds' order (GetStatus lists them so). */
@@ -100,15 +103,50 @@ static bool load_warm(cuzk_engine *e, srs_set *s, cuzk_file_map *m, const char *
   return ok;
 }
 
-/* The circuit's matrices for the pre-compiled evaluator: a RECORD-mode synthesis of the blank
- * circuit, compacted (docs/r1cs.md "Pre-compiled constraints"). NULL with msg on failure. */
-static cuzk_pce *record_pce(cuzk_engine *e, const srs_set *s, char *msg, size_t len) {
+/* What a .pce file must have been recorded for: SHA-256 over the circuit id, the verifying key's
+ * bytes and the parameters' size — new parameters for a circuit make an old file stale. */
+static bool pce_tag(uint8_t tag[32], const srs_set *s, const cuzk_g16_params *params) {
+  size_t n = cuzk_g16_vk_size(&params->vk);
+  uint8_t *vk = malloc(n);
+  if (!vk) return false;
+  cuzk_g16_vk_write(vk, &params->vk);
+  uint64_t size = cuzk_g16_params_size(params);
+  cuzk_sha256_ctx c;
+  cuzk_sha256_init(&c);
+  cuzk_sha256_update(&c, s->circ->id, strlen(s->circ->id) + 1);
+  cuzk_sha256_update(&c, vk, n);
+  cuzk_sha256_update(&c, &size, sizeof size);
+  cuzk_sha256_final(&c, tag);
+  free(vk);
+  return true;
+}
+
+/* The circuit's matrices for the pre-compiled evaluator: from BASE.pce when it is valid for these
+ * parameters, else a RECORD-mode synthesis of the blank circuit, compacted, then written there
+ * (docs/r1cs.md "Pre-compiled constraints", "The .pce file"). NULL with msg on failure. */
+static cuzk_pce *record_pce(cuzk_engine *e, const srs_set *s, const cuzk_g16_params *params,
+                            const char *base, char *msg, size_t len) {
   double t0 = eng_now();
+  char path[sizeof s->base + 8], why[512] = "";
+  uint8_t tag[32];
+  bool file = e->cfg.pce_file && base && base[0] && pce_tag(tag, s, params) &&
+              (size_t)snprintf(path, sizeof path, "%s.pce", base) < sizeof path;
+  cuzk_pce *pce = NULL;
+  if (file) {
+    cuzk_r1cs_err r = cuzk_pce_read_file(&pce, path, s->circ->id, tag, why, sizeof why);
+    if (!r) {
+      eng_log(e, CUZK_LOG_INFO, NULL, "%s: constraint matrices read from %s in %.2f s (%.1f MiB)",
+              s->circ->id, path, eng_now() - t0, (double)cuzk_pce_bytes(pce) / 1048576.0);
+      return pce;
+    }
+    /* a missing file is the first load; anything else is a file not to be trusted */
+    if (r != CUZK_R1CS_EIO)
+      eng_log(e, CUZK_LOG_WARN, NULL, "%s: %s: recording the matrices again", s->circ->id, why);
+  }
   cuzk_cs_opts o;
   cuzk_cs_opts_default(&o, CUZK_CS_RECORD);
   o.record_compact = true; /* 6 bytes a term: the matrices move into the evaluator */
   cuzk_cs *cs = NULL;
-  cuzk_pce *pce = NULL;
   cuzk_r1cs_err r = cuzk_cs_create(&cs, &o);
   if (!r && !s->circ->blank(s->circ->arg, cs, msg, len)) {
     cuzk_cs_destroy(cs);
@@ -127,6 +165,9 @@ static cuzk_pce *record_pce(cuzk_engine *e, const srs_set *s, char *msg, size_t 
           "MiB)",
           s->circ->id, eng_now() - t0, cuzk_pce_num_constraints(pce),
           cuzk_pce_num_coefficients(pce), (double)cuzk_pce_bytes(pce) / 1048576.0);
+  if (file && (r = cuzk_pce_write_file(pce, path, s->circ->id, tag)))
+    eng_log(e, CUZK_LOG_WARN, NULL, "%s: cannot write %s (%s): the next load records again",
+            s->circ->id, path, cuzk_r1cs_strerror(r));
   return pce;
 }
 
@@ -164,7 +205,7 @@ bool eng_srs_acquire(cuzk_engine *e, srs_set *s, double *load_s, char *msg, size
   }
   if (!from_warm || stale) ok = load(e, s, &params, &pvk, &used, msg, len);
   cuzk_pce *pce = NULL; /* recorded with every load: it lives and goes with the parameters */
-  if (ok && e->cfg.precompiled && !(pce = record_pce(e, s, msg, len))) {
+  if (ok && e->cfg.precompiled && !(pce = record_pce(e, s, params, used, msg, len))) {
     cuzk_g16_params_free(params);
     cuzk_g16_pvk_free(pvk);
     ok = false;
@@ -182,7 +223,7 @@ bool eng_srs_acquire(cuzk_engine *e, srs_set *s, double *load_s, char *msg, size
     e->srs_bytes += s->bytes;
     s->refs++;
     s->last_used = eng_now();
-    if (!s->part_measured) s->part_bytes = estimate_part_bytes(params);
+    if (!s->part_measured) s->part_bytes = estimate_part_bytes(params, pce != NULL);
     eng_stage(e, ST_SRS_LOAD, *load_s);
     eng_log(e, CUZK_LOG_INFO, NULL, "%s: loaded %.1f MiB in %.2f s%s", s->circ->id,
             (double)s->bytes / 1048576.0, *load_s,

@@ -203,6 +203,8 @@ void *eng_synth_main(void *arg) {
     e->synth_active++;
     pthread_mutex_unlock(&e->mu);
 
+    /* pre-compiled: the witness at the circuit's size, not grown by doubling (docs/r1cs.md) */
+    if (cs && j->srs->pce) cuzk_cs_reserve_aux(cs, cuzk_pce_num_aux(j->srs->pce));
     double t0 = eng_now();
     synth_task t = {cs, j, part, false, "out of memory"};
     cuzk_pool_set_priority((int)j->prio); /* pool work of lower priority waits for it */
@@ -222,9 +224,10 @@ void *eng_synth_main(void *arg) {
       continue;
     }
     eng_stage(e, ST_SYNTHESIS, dt);
-    /* measured admission cost: this system's buffers plus the prover's three domain vectors */
+    /* measured admission cost: this system's buffers plus the prover's domain vectors (two with
+     * pre-compiled constraints: the H stage holds at most two) */
     srs_set *s = j->srs;
-    uint64_t measured = cuzk_cs_memory_bytes(cs) + 3 * 32 * (s->params->n_h + 1);
+    uint64_t measured = cuzk_cs_memory_bytes(cs) + (s->pce ? 2 : 3) * 32 * (s->params->n_h + 1);
     if (!s->part_measured || measured > s->part_bytes) {
       e->mem_used = e->mem_used - bytes + measured; /* bytes is part of mem_used */
       bytes = measured;

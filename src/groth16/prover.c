@@ -60,6 +60,25 @@ static cuzk_g16_err msm_err(cuzk_msm_err e) {
   return CUZK_G16_EINVAL;
 }
 
+/* H with two domain vectors (docs/groth16.md "Pre-compiled constraints: H with two vectors"):
+ * A's and B's values to the coset and multiplied, then C's values computed into B's memory. */
+static cuzk_ntt_err h_precompiled(const cuzk_pce *pce, const cuzk_cs_result *w, size_t m,
+                                  cuzk_fr *bufs[3], const cuzk_msm_opts *mo,
+                                  const _Atomic int *cancel) {
+  cuzk_pool *pool = mo->pool;
+  unsigned mw = mo->max_workers;
+  cuzk_ntt_err e;
+  for (int k = 0; k < 2; k++) {
+    cuzk_pce_eval_matrix(pce, k, w->inputs, w->aux, bufs[k], m, pool, mw);
+    if ((e = cuzk_ntt_h_coset(bufs[k], m, pool, mw, cancel))) return e;
+  }
+  if ((e = cuzk_ntt_h_mul(bufs[0], bufs[1], m, pool, mw))) return e;
+  cuzk_pce_eval_matrix(pce, 2, w->inputs, w->aux, bufs[1], m, pool, mw);
+  if ((e = cuzk_ntt_h_coset(bufs[1], m, pool, mw, cancel))) return e;
+  if ((e = cuzk_ntt_h_sub(bufs[0], bufs[1], m, pool, mw))) return e;
+  return cuzk_ntt_h_finish(bufs[0], m, pool, mw, cancel);
+}
+
 /* One circuit: H and the MSMs into the accumulators, then the assembly into *proof. a, b, c
  * come from w (PROVE mode) or, with pce, from the pre-compiled matrices times w's witness. */
 static cuzk_g16_err prove_one(cuzk_g16_proof *proof, const cuzk_cs_result *w, const cuzk_pce *pce,
@@ -71,18 +90,18 @@ static cuzk_g16_err prove_one(cuzk_g16_proof *proof, const cuzk_cs_result *w, co
     if (cuzk_cancelled(cancel)) return CUZK_G16_ECANCELLED; \
   } while (0)
   double t0 = now_s();
-  /* a, b, c zero-padded to the domain; cuzk_ntt_h leaves h's coefficients in bufs[0] */
+  /* a, b, c zero-padded to the domain; h's coefficients end in bufs[0] */
+  cuzk_ntt_err ne;
   if (pce) {
-    cuzk_pce_eval(pce, w->inputs, w->aux, bufs, m, mo->pool, mo->max_workers);
+    ne = h_precompiled(pce, w, m, bufs, mo, cancel);
   } else {
     const cuzk_fr *abc[3] = {w->a, w->b, w->c};
     for (int k = 0; k < 3; k++) {
       memcpy(bufs[k], abc[k], w->num_constraints * sizeof(cuzk_fr));
       memset(bufs[k] + w->num_constraints, 0, (m - w->num_constraints) * sizeof(cuzk_fr));
     }
+    ne = cuzk_ntt_h_cancellable(bufs[0], bufs[1], bufs[2], m, mo->pool, mo->max_workers, cancel);
   }
-  cuzk_ntt_err ne =
-      cuzk_ntt_h_cancellable(bufs[0], bufs[1], bufs[2], m, mo->pool, mo->max_workers, cancel);
   if (ne == CUZK_NTT_ECANCELLED) return CUZK_G16_ECANCELLED;
   if (ne != CUZK_NTT_OK) return CUZK_G16_ENOMEM;
   double t1 = now_s();
@@ -198,7 +217,7 @@ static cuzk_g16_err prove_batch(cuzk_g16_proof *proofs, const cuzk_cs_result *ws
 
   cuzk_fr *bufs[3] = {0};
   cuzk_g16_err e = CUZK_G16_OK;
-  for (int k = 0; k < 3 && !e; k++)
+  for (int k = 0; k < (pce ? 2 : 3) && !e; k++) /* pre-compiled: two vectors (h_precompiled) */
     if (!(bufs[k] = cuzk_buffer_get(m * sizeof(cuzk_fr)))) e = CUZK_G16_ENOMEM;
   /* the cancel flag reaches into the MSMs: the H MSM alone takes seconds */
   cuzk_msm_opts mo = {opts ? opts->pool : NULL, opts ? opts->max_workers : 0, CUZK_MSM_AUTO, 0,

@@ -17,17 +17,17 @@
 
 typedef struct {
   cuzk_fr *a;
-  const cuzk_fr *b, *c;
-  const cuzk_fr *zinv; /* NULL: no division */
+  const cuzk_fr *b, *c; /* NULL: no product, no difference (the staged form) */
+  const cuzk_fr *zinv;  /* NULL: no division */
 } hp_ctx;
 
 static void hp_range(void *ctx, size_t begin, size_t end) {
   const hp_ctx *H = ctx;
   ntt_mul_fn mul = ntt_mul_kernel();
   for (size_t i = begin; i < end; i++) {
-    cuzk_fr t;
-    mul(t.l, H->a[i].l, H->b[i].l);
-    ntt_fr_sub(&t, &t, &H->c[i]);
+    cuzk_fr t = H->a[i];
+    if (H->b) mul(t.l, H->a[i].l, H->b[i].l);
+    if (H->c) ntt_fr_sub(&t, &t, &H->c[i]);
     if (H->zinv)
       mul(H->a[i].l, t.l, H->zinv->l);
     else
@@ -67,6 +67,69 @@ cuzk_ntt_err cuzk_ntt_h(cuzk_fr *a, cuzk_fr *b, cuzk_fr *c, size_t n, cuzk_pool 
   return cuzk_ntt_h_cancellable(a, b, c, n, pool, max_workers, NULL);
 }
 
+/* X <- X(g·ω^i): the evaluations over the domain to the coset's (the first two transforms). */
+cuzk_ntt_err cuzk_ntt_h_coset(cuzk_fr *x, size_t n, cuzk_pool *pool, unsigned max_workers,
+                              const _Atomic int *cancel) {
+  if (!x) return CUZK_NTT_ENULL;
+  unsigned k;
+  cuzk_ntt_err err = ntt_check_size(n, &k);
+  if (err != CUZK_NTT_OK) return err;
+  cuzk_fr ninv;
+  cuzk_fr_from_u64(&ninv, n);
+  cuzk_fr_inv(&ninv, &ninv);
+  ntt_job inv = {.x = x, .k = k, .inverse = true, .pool = pool, .max_workers = max_workers};
+  inv.post = (ntt_scale){NTT_SCALE_REV, ninv, CUZK_FR_GENERATOR};
+  ntt_job fwd = {.x = x, .k = k, .dit = true, .pool = pool, .max_workers = max_workers};
+  if (cuzk_cancelled(cancel)) return CUZK_NTT_ECANCELLED;
+  if ((err = ntt_run(&inv)) != CUZK_NTT_OK) return err;
+  if (cuzk_cancelled(cancel)) return CUZK_NTT_ECANCELLED;
+  return ntt_run(&fwd);
+}
+
+/* a <- a·b (b non-NULL) or a <- a - c (c non-NULL), pointwise on coset evaluations. */
+static cuzk_ntt_err staged_pointwise(cuzk_fr *a, const cuzk_fr *b, const cuzk_fr *c, size_t n,
+                                     cuzk_pool *pool, unsigned max_workers) {
+  if (!a || (!b && !c)) return CUZK_NTT_ENULL;
+  unsigned k;
+  cuzk_ntt_err err = ntt_check_size(n, &k);
+  if (err != CUZK_NTT_OK) return err;
+  if (a == b || a == c) return CUZK_NTT_EINVAL;
+  h_pointwise(a, b, c, n, NULL, pool, max_workers);
+  return CUZK_NTT_OK;
+}
+
+cuzk_ntt_err cuzk_ntt_h_mul(cuzk_fr *a, const cuzk_fr *b, size_t n, cuzk_pool *pool,
+                            unsigned max_workers) {
+  return b ? staged_pointwise(a, b, NULL, n, pool, max_workers) : CUZK_NTT_ENULL;
+}
+
+cuzk_ntt_err cuzk_ntt_h_sub(cuzk_fr *a, const cuzk_fr *c, size_t n, cuzk_pool *pool,
+                            unsigned max_workers) {
+  return c ? staged_pointwise(a, NULL, c, n, pool, max_workers) : CUZK_NTT_ENULL;
+}
+
+/* a <- the coefficients of a / Z: the last inverse transform, scaled by g^-i/(n·Z), and the one
+ * bit-reversal. */
+cuzk_ntt_err cuzk_ntt_h_finish(cuzk_fr *a, size_t n, cuzk_pool *pool, unsigned max_workers,
+                               const _Atomic int *cancel) {
+  if (!a) return CUZK_NTT_ENULL;
+  unsigned k;
+  cuzk_ntt_err err = ntt_check_size(n, &k);
+  if (err != CUZK_NTT_OK) return err;
+  if (cuzk_cancelled(cancel)) return CUZK_NTT_ECANCELLED;
+  cuzk_fr ninv, ginv, zinv;
+  cuzk_fr_from_u64(&ninv, n);
+  cuzk_fr_inv(&ninv, &ninv);
+  cuzk_fr_inv(&ginv, &CUZK_FR_GENERATOR);
+  z_inverse(&zinv, n);
+  ntt_job last = {.x = a, .k = k, .inverse = true, .pool = pool, .max_workers = max_workers};
+  last.post = (ntt_scale){NTT_SCALE_REV, ninv, ginv};
+  cuzk_fr_mul(&last.post.K, &ninv, &zinv);
+  if ((err = ntt_run(&last)) != CUZK_NTT_OK) return err;
+  ntt_bitreverse(a, k, pool, max_workers);
+  return CUZK_NTT_OK;
+}
+
 cuzk_ntt_err cuzk_ntt_h_cancellable(cuzk_fr *a, cuzk_fr *b, cuzk_fr *c, size_t n, cuzk_pool *pool,
                                     unsigned max_workers, const _Atomic int *cancel) {
   if (!a || !b || !c) return CUZK_NTT_ENULL;
@@ -74,30 +137,10 @@ cuzk_ntt_err cuzk_ntt_h_cancellable(cuzk_fr *a, cuzk_fr *b, cuzk_fr *c, size_t n
   cuzk_ntt_err err = ntt_check_size(n, &k);
   if (err != CUZK_NTT_OK) return err;
   if (a == b || a == c || b == c) return CUZK_NTT_EINVAL;
-
-  cuzk_fr ninv, ginv, zinv;
-  cuzk_fr_from_u64(&ninv, n);
-  cuzk_fr_inv(&ninv, &ninv);
-  cuzk_fr_inv(&ginv, &CUZK_FR_GENERATOR);
-  z_inverse(&zinv, n);
-
   cuzk_fr *vec[3] = {a, b, c};
-  for (int i = 0; i < 3; i++) {
-    ntt_job inv = {.x = vec[i], .k = k, .inverse = true, .pool = pool, .max_workers = max_workers};
-    inv.post = (ntt_scale){NTT_SCALE_REV, ninv, CUZK_FR_GENERATOR};
-    ntt_job fwd = {.x = vec[i], .k = k, .dit = true, .pool = pool, .max_workers = max_workers};
-    if (cuzk_cancelled(cancel)) return CUZK_NTT_ECANCELLED;
-    if ((err = ntt_run(&inv)) != CUZK_NTT_OK) return err;
-    if (cuzk_cancelled(cancel)) return CUZK_NTT_ECANCELLED;
-    if ((err = ntt_run(&fwd)) != CUZK_NTT_OK) return err;
-  }
+  for (int i = 0; i < 3; i++)
+    if ((err = cuzk_ntt_h_coset(vec[i], n, pool, max_workers, cancel)) != CUZK_NTT_OK) return err;
   if (cuzk_cancelled(cancel)) return CUZK_NTT_ECANCELLED;
   h_pointwise(a, b, c, n, NULL, pool, max_workers);
-
-  ntt_job last = {.x = a, .k = k, .inverse = true, .pool = pool, .max_workers = max_workers};
-  last.post = (ntt_scale){NTT_SCALE_REV, ninv, ginv};
-  cuzk_fr_mul(&last.post.K, &ninv, &zinv);
-  if ((err = ntt_run(&last)) != CUZK_NTT_OK) return err;
-  ntt_bitreverse(a, k, pool, max_workers);
-  return CUZK_NTT_OK;
+  return cuzk_ntt_h_finish(a, n, pool, max_workers, cancel);
 }

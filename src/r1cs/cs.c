@@ -97,6 +97,11 @@ static bool grow_cons(cuzk_cs *cs, size_t want) {
   return true;
 }
 
+bool cuzk_cs_reserve_aux(cuzk_cs *cs, size_t n) {
+  if (n <= cs->aux_cap) return true;
+  return n < MAX_VARS && grow_aux(cs, n);
+}
+
 /* ---- lifetime ------------------------------------------------------------------------------- */
 
 cuzk_r1cs_err cuzk_cs_create(cuzk_cs **out, const cuzk_cs_opts *o) {

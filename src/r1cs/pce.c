@@ -6,25 +6,12 @@
 #include <string.h>
 
 #include "cuzk/pce.h"
+#include "field/consts.h"
+#include "field/limbs.h"
+#include "field/mont.h"
 #include "r1cs/coef_dict.h"
 #include "r1cs/cs_internal.h"
-
-typedef struct {
-  cuzk_vec row_ptr; /* uint32_t, rows + 1 */
-  cuzk_vec cols;    /* uint32_t z indices: input i is i, aux j is num_inputs + j */
-  cuzk_vec coef;    /* uint16_t index into the dictionary */
-  size_t nnz;
-} pce_matrix;
-
-struct cuzk_pce {
-  size_t inputs, aux, rows;
-  pce_matrix m[3];
-  cuzk_fr *dict;
-  size_t n_dict;
-  uint64_t *dens[3]; /* A aux, B inputs, B aux: the column pattern (cuzk_cs_result's order) */
-  size_t dens_count[3];
-  size_t bytes;
-};
+#include "r1cs/pce_internal.h"
 
 static size_t popcount(const uint64_t *bits, size_t n) {
   size_t c = 0;
@@ -98,11 +85,8 @@ cuzk_r1cs_err cuzk_pce_create(cuzk_pce **out, cuzk_cs *record) {
   p->inputs = record->n_inputs;
   p->aux = record->n_aux;
   p->rows = record->n_cons;
-  size_t len[3] = {p->aux, p->inputs, p->aux};
   cuzk_r1cs_err e = CUZK_R1CS_OK;
-  for (int k = 0; k < 3 && !e; k++)
-    if (!(p->dens[k] = calloc((len[k] + 63) / 64 + 1, sizeof(uint64_t)))) e = CUZK_R1CS_ENOMEM;
-  if (!e && record->compact) {
+  if (record->compact) {
     e = take_matrices(p, record);
   } else if (!e) {
     coef_dict d;
@@ -116,10 +100,19 @@ cuzk_r1cs_err cuzk_pce_create(cuzk_pce **out, cuzk_cs *record) {
     p->n_dict = d.n;
     coef_dict_free(&d);
   }
+  if (!e) e = pce_finish(p);
   if (e) {
     cuzk_pce_free(p);
     return e;
   }
+  *out = p;
+  return CUZK_R1CS_OK;
+}
+
+cuzk_r1cs_err pce_finish(cuzk_pce *p) {
+  size_t len[3] = {p->aux, p->inputs, p->aux};
+  for (int k = 0; k < 3; k++)
+    if (!(p->dens[k] = calloc((len[k] + 63) / 64 + 1, sizeof(uint64_t)))) return CUZK_R1CS_ENOMEM;
   densities(p);
   for (int k = 0; k < 3; k++) {
     pce_matrix *m = &p->m[k];
@@ -132,7 +125,6 @@ cuzk_r1cs_err cuzk_pce_create(cuzk_pce **out, cuzk_cs *record) {
     p->bytes += ((len[k] + 63) / 64 + 1) * sizeof(uint64_t);
   }
   p->bytes += sizeof *p + p->n_dict * sizeof *p->dict;
-  *out = p;
   return CUZK_R1CS_OK;
 }
 
@@ -178,14 +170,29 @@ typedef struct {
   const cuzk_pce *p;
   const cuzk_fr *inputs, *aux;
   cuzk_fr **out;
+  size_t first; /* out[k][0] is row first */
+  int k0, k1;   /* the matrices k0 .. k1-1 */
 } eval_job;
 
+static inline bool is_zero(const cuzk_fr *a) {
+  return (a->l[0] | a->l[1] | a->l[2] | a->l[3]) == 0;
+}
+static inline bool is_one(const cuzk_fr *a) {
+  return ((a->l[0] ^ cuzk_fr_one.l[0]) | (a->l[1] ^ cuzk_fr_one.l[1]) |
+          (a->l[2] ^ cuzk_fr_one.l[2]) | (a->l[3] ^ cuzk_fr_one.l[3])) == 0;
+}
+
+/* Row by row: acc += coefficient * z[column]. Most witness values of these circuits are bits,
+ * so a value of 0 costs nothing and a value of 1 adds the coefficient; a coefficient of ±1 adds
+ * or subtracts the value; only the rest multiplies (as PROVE mode does, cs.c eval_row). */
 static void eval_rows(void *ctx, size_t begin, size_t end) {
   const eval_job *j = ctx;
+  begin += j->first;
+  end += j->first;
   const cuzk_pce *p = j->p;
   const size_t ni = p->inputs;
   const cuzk_fr *aux_z = j->aux - ni; /* aux_z[c] for c >= ni: no branch on the column kind */
-  for (int k = 0; k < 3; k++) {
+  for (int k = j->k0; k < j->k1; k++) {
     const uint32_t *row_ptr = p->m[k].row_ptr.p, *cols = p->m[k].cols.p;
     const uint16_t *coef = p->m[k].coef.p;
     cuzk_fr *out = j->out[k];
@@ -196,24 +203,27 @@ static void eval_rows(void *ctx, size_t begin, size_t end) {
         const cuzk_fr *z = c < ni ? &j->inputs[c] : &aux_z[c];
         uint16_t d = coef[t];
         if (d == COEF_ONE) {
-          cuzk_fr_add(&acc, &acc, z);
+          limbs_add_mod(acc.l, acc.l, z->l, CUZK_R, 4);
         } else if (d == COEF_MINUS_ONE) {
-          cuzk_fr_sub(&acc, &acc, z);
+          limbs_sub_mod(acc.l, acc.l, z->l, CUZK_R, 4);
+        } else if (is_zero(z)) {
+          continue;
+        } else if (is_one(z)) {
+          limbs_add_mod(acc.l, acc.l, p->dict[d].l, CUZK_R, 4);
         } else {
           cuzk_fr v;
-          cuzk_fr_mul(&v, &p->dict[d], z);
-          cuzk_fr_add(&acc, &acc, &v);
+          cuzk_mont.fr_mul(v.l, p->dict[d].l, z->l);
+          limbs_add_mod(acc.l, acc.l, v.l, CUZK_R, 4);
         }
       }
-      out[r] = acc;
+      out[r - j->first] = acc;
     }
   }
 }
 
 void cuzk_pce_eval(const cuzk_pce *p, const cuzk_fr *inputs, const cuzk_fr *aux, cuzk_fr *out[3],
                    size_t len, cuzk_pool *pool, unsigned max_workers) {
-  eval_job j = {p, inputs, aux, out};
-  cuzk_parallel_for(pool, p->rows, 4096, eval_rows, &j, max_workers);
+  cuzk_pce_eval_rows(p, inputs, aux, out, 0, p->rows, pool, max_workers);
   size_t at = p->rows;
   for (size_t i = 0; i < p->inputs; i++, at++) { /* a = input i, b = c = 0 */
     out[0][at] = inputs[i];
@@ -222,4 +232,24 @@ void cuzk_pce_eval(const cuzk_pce *p, const cuzk_fr *inputs, const cuzk_fr *aux,
   }
   for (int k = 0; k < 3; k++)
     memset(out[k] + at, 0, (len - at) * sizeof(cuzk_fr));
+}
+
+void cuzk_pce_eval_rows(const cuzk_pce *p, const cuzk_fr *inputs, const cuzk_fr *aux,
+                        cuzk_fr *out[3], size_t first, size_t count, cuzk_pool *pool,
+                        unsigned max_workers) {
+  eval_job j = {p, inputs, aux, out, first, 0, 3};
+  if (first > p->rows || count > p->rows - first) return;
+  cuzk_parallel_for(pool, count, 4096, eval_rows, &j, max_workers);
+}
+
+void cuzk_pce_eval_matrix(const cuzk_pce *p, int k, const cuzk_fr *inputs, const cuzk_fr *aux,
+                          cuzk_fr *out, size_t len, cuzk_pool *pool, unsigned max_workers) {
+  if (k < 0 || k > 2 || len < p->rows + p->inputs) return;
+  cuzk_fr *outs[3] = {NULL, NULL, NULL};
+  outs[k] = out;
+  eval_job j = {p, inputs, aux, outs, 0, k, k + 1};
+  cuzk_parallel_for(pool, p->rows, 4096, eval_rows, &j, max_workers);
+  for (size_t i = 0; i < p->inputs; i++) /* the input constraints: a = input i, b = c = 0 */
+    out[p->rows + i] = k == 0 ? inputs[i] : cuzk_fr_zero;
+  memset(out + p->rows + p->inputs, 0, (len - p->rows - p->inputs) * sizeof(cuzk_fr));
 }

@@ -63,6 +63,7 @@ const char cuzk_config_default_toml[] = "# cuzk built-in configuration (used whe
                                         "[synthesis]\n"
                                         "threads = 0\n"
                                         "mode = \"pce\"\n"
+                                        "pce_file = true\n"
                                         "\n"
                                         "[pipeline]\n"
                                         "synthesis_workers = 0\n"
@@ -567,6 +568,7 @@ static const keydef keys[] = {
     {"scheduler", "max_results", set_uint, OFF(max_results), 0, CUZK_ENGINE_MAX_RESULTS},
     {"synthesis", "threads", set_uint, OFF(threads), 0, 1024},
     {"synthesis", "mode", set_synthesis, OFF(synthesis_prove_mode), 0, 0},
+    {"synthesis", "pce_file", set_bool, OFF(pce_file), 0, 0},
     {"pipeline", "synthesis_workers", set_uint, OFF(synthesis_workers), 0,
      CUZK_ENGINE_MAX_SYNTH_WORKERS},
     {"pipeline", "prove_workers", set_uint, OFF(prove_workers), 1, CUZK_ENGINE_MAX_PROVE_WORKERS},

@@ -78,6 +78,7 @@ static void engine_config(cuzk_engine_config *ec, const cuzk_daemon *d) {
   cuzk_engine_config_default(ec);
   ec->threads = cfg->threads;
   ec->precompiled = !cfg->synthesis_prove_mode;
+  ec->pce_file = cfg->pce_file;
   ec->synthesis_workers = cfg->synthesis_workers ? cfg->synthesis_workers : 1;
   ec->prove_workers = cfg->prove_workers ? cfg->prove_workers : 1;
   ec->prove_queue = cfg->queue_depth ? cfg->queue_depth : 1;

@@ -37,12 +37,29 @@ grep -q "v28-sdr-parent-494d91dc80f2df5272c4b9e129bc7ade9405225993af9fe34e6542a3
 grep -q "num_aux *2685673" "$D/shape.out" && grep -q "constraints incl. inputs *2687961" "$D/shape.out" &&
   grep -q "nnz A / B / C *6421005 / 2689006 / 5824682" "$D/shape.out" || fail "2KiB shape: $(cat "$D/shape.out")"
 
-# synth-only prints the reference tool's lines; the counts are the 2 KiB partition's
-"$B" synth-only --c1 "$D/c1.json" -i 2 --lc-inline 0 --perf-json "$D/perf.json" >"$D/synth.out"
+# synth-only prints the reference tool's lines; the counts are the 2 KiB partition's. Pre-compiled
+# constraints (the default) and PROVE mode give the same a, b, c (--digest)
+"$B" synth-only --c1 "$D/c1.json" -i 2 --digest --perf-json "$D/perf.json" >"$D/synth.out"
 grep -q "^=== Synthesis Microbenchmark ===" "$D/synth.out" &&
-  grep -q "^  \[2\] wall=.*s  synth=.*s  circuits=1  constraints=2687921$" "$D/synth.out" &&
-  grep -q "^=== Summary (2 iterations) ===" "$D/synth.out" &&
-  grep -q '"task-clock-ns": [0-9]' "$D/perf.json" || fail "synth-only: $(cat "$D/synth.out")"
+  grep -q "^pce:        matrices recorded in .* s: 2687921 constraints, 1[0-9][0-9][0-9] coefficients" "$D/synth.out" &&
+  grep -q "^  \[2\] wall=.*s  synth=.*s  circuits=1  constraints=2687921  (witness=.*s  spmv=.*s)$" "$D/synth.out" &&
+  grep -q "^=== Summary (2 iterations) ===" "$D/synth.out" && grep -q "^peak RSS: " "$D/synth.out" &&
+  grep -q '"task-clock-ns": [0-9]' "$D/perf.json" && grep -q '"mode": "pce"' "$D/perf.json" &&
+  grep -q '"spmv_min": [0-9]' "$D/perf.json" && grep -q '"witness_min": [0-9]' "$D/perf.json" ||
+  fail "synth-only: $(cat "$D/synth.out")"
+"$B" synth-only --c1 "$D/c1.json" --synthesis prove --lc-inline 0 --digest >"$D/prove.out"
+grep -q "^  \[1\] wall=.*s  synth=.*s  circuits=1  constraints=2687921$" "$D/prove.out" &&
+  grep -q "^prove mode: ~0.3[0-9] GiB a partition (2687921 constraints x 96 B" "$D/prove.out" ||
+  fail "synth-only --synthesis prove: $(cat "$D/prove.out")"
+dg=$(grep "^abc digest: a=[0-9a-f]\{16\} " "$D/synth.out")
+[ -n "$dg" ] && [ "$dg" = "$(grep "^abc digest:" "$D/prove.out")" ] || fail "a, b, c differ: pce and prove"
+# PROVE mode refuses up front on a machine too small for it (MemAvailable stood in for)
+if CUZK_BENCH_MEM_AVAILABLE=100000000 "$B" synth-only --c1 "$D/c1.json" --synthesis prove >"$D/x.out" 2>&1 ||
+  ! grep -q "PROVE mode would need ~0.3 GiB for one partition, more than the 0.1 GiB available: use --synthesis pce" "$D/x.out"; then
+  fail "PROVE mode refusal: $(cat "$D/x.out")"
+fi
+CUZK_BENCH_MEM_AVAILABLE=100000000 "$B" synth-only --c1 "$D/c1.json" | grep -q "constraints=2687921" ||
+  fail "pce mode needs no PROVE-mode memory"
 "$B" synth-only --c1 "$D/env.json" --mode witness --partition 0 | grep -q "constraints=2687921" ||
   fail "synth-only witness mode on an envelope"
 

@@ -89,6 +89,7 @@ static const cli_opt opts[O_END] = {
     VALUE(O_CONCURRENCY, "-j", "--concurrency"),
     VALUE(O_CIRCUIT_ID, "-c", "--circuit-id"),
     VALUE(O_SYNTHESIS, NULL, "--synthesis"),
+    FLAG(O_DIGEST, NULL, "--digest"),
     VALUE(O_DETERMINISTIC, NULL, "--deterministic"),
     FLAG(O_QUIET, "-q", "--quiet"),
 };
@@ -515,4 +516,10 @@ static void seeded_fr(cuzk_fr *out, uint64_t seed, char label, unsigned k) {
 void cli_seeded_rs(cuzk_fr *r, cuzk_fr *s, uint64_t seed, unsigned k) {
   seeded_fr(r, seed, 'r', k);
   seeded_fr(s, seed, 's', k);
+}
+
+bool cli_synth_porep(cuzk_cs *cs, const void *ctx, unsigned part, bool blank, char *msg,
+                     size_t len) {
+  const cli_porep_synth *s = ctx;
+  return cuzk_stacked_synthesize(cs, s->cfg, blank ? NULL : s->c1, part, msg, len) == CUZK_POREP_OK;
 }

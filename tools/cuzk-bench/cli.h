@@ -13,6 +13,7 @@
 #include "cuzk/porep.h"
 #include "cuzk/post.h"
 #include "cuzk/snap.h"
+#include "cuzk/stacked_circuit.h"
 #include "progress.h"
 
 /* Each subcommand: argv[0] is its name; returns the process exit code (0 ok, 1 failure, 2 usage).
@@ -122,6 +123,7 @@ enum {
   O_CONCURRENCY,
   O_CIRCUIT_ID,
   O_SYNTHESIS,
+  O_DIGEST,
   O_DETERMINISTIC,
   O_QUIET, /* -q/--quiet: no progress line (progress.h) */
   O_END    /* one past the last id */
@@ -239,5 +241,12 @@ int cli_prove_partition(cuzk_g16_proof *proof, const cli_prover *pr, const cuzk_
 double cli_now_s(void);
 /* Writes s as a JSON string literal (quotes and backslashes escaped, control bytes dropped). */
 void cli_json_str(FILE *f, const char *s);
+/* A PoRep C1's partitions as a cli_synth_fn (ctx: a cli_porep_synth; blank: no C1 values). */
+typedef struct {
+  const cuzk_stacked_config *cfg;
+  const cuzk_c1 *c1;
+} cli_porep_synth;
+bool cli_synth_porep(cuzk_cs *cs, const void *ctx, unsigned part, bool blank, char *msg,
+                     size_t len);
 
 #endif

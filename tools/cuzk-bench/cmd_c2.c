@@ -123,17 +123,6 @@ static int load_c1(cuzk_c1 **c1, cuzk_c2_ctx *ctx, const char *path) {
   return -1;
 }
 
-typedef struct {
-  const cuzk_stacked_config *cfg;
-  const cuzk_c1 *c1;
-} porep_synth;
-
-static bool synth_porep(cuzk_cs *cs, const void *ctx, unsigned part, bool blank, char *msg,
-                        size_t len) {
-  const porep_synth *s = ctx;
-  return cuzk_stacked_synthesize(cs, s->cfg, blank ? NULL : s->c1, part, msg, len) == CUZK_POREP_OK;
-}
-
 int cmd_prove(int argc, char **argv) {
   if (cli_post_form(argc, argv)) return cmd_post_prove(argc, argv);
   static const char usage[] =
@@ -176,11 +165,11 @@ int cmd_prove(int argc, char **argv) {
   cuzk_g16_proof *proofs = malloc((last - first) * sizeof *proofs);
   if (!out || !proofs) return cli_fail(1, "out of memory");
   printf("%s: C1 checked in %.2f s, parameters loaded in %.2f s\n", p->name, t_check, pr.load_s);
-  porep_synth sctx = {&ctx.cfg, c1};
+  cli_porep_synth sctx = {&ctx.cfg, c1};
   cuzk_pce *pce = NULL;
-  if (a.pa.pce && (rc = cli_record_pce(&pce, synth_porep, &sctx)) >= 0) return rc;
+  if (a.pa.pce && (rc = cli_record_pce(&pce, cli_synth_porep, &sctx)) >= 0) return rc;
   for (unsigned k = first; k < last; k++) {
-    if ((rc = cli_prove_partition(&proofs[k - first], &pr, pce, synth_porep, &sctx, k, k)) >= 0)
+    if ((rc = cli_prove_partition(&proofs[k - first], &pr, pce, cli_synth_porep, &sctx, k, k)) >= 0)
       return rc;
     cuzk_g16_proof_write(out + (size_t)(k - first) * CUZK_G16_PROOF_BYTES, &proofs[k - first]);
   }

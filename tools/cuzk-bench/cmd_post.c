@@ -342,12 +342,6 @@ int cmd_post_setup(int argc, char **argv) {
   return cli_setup_params(p->name, base, a.if_missing, gen_params, p, a.dir);
 }
 
-static bool synth_request(cuzk_cs *cs, const void *ctx, unsigned k, bool blank, char *msg,
-                          size_t len) {
-  return blank ? bench_request_blank(cs, ctx, msg, len)
-               : bench_request_synthesize(cs, ctx, k, msg, len);
-}
-
 /* What a request holds, for the "checked" line: PoSt sectors, SnapDeals partitions. */
 static void describe(char *out, size_t len, const bench_request *rq) {
   if (rq->proof_kind == SNAP_KIND)
@@ -376,10 +370,10 @@ int cmd_post_prove(int argc, char **argv) {
   printf("%s: request checked in %.2f s (%s), parameters loaded in %.2f s\n", rq.name, t_check,
          what, pr.load_s);
   cuzk_pce *pce = NULL;
-  if (a.pa.pce && (rc = cli_record_pce(&pce, synth_request, &rq)) >= 0) return rc;
+  if (a.pa.pce && (rc = cli_record_pce(&pce, bench_request_synth, &rq)) >= 0) return rc;
   cuzk_g16_proof proofs[CUZK_SNAP_MAX_PARTITIONS];
   for (unsigned k = 0; k < rq.partitions; k++)
-    if ((rc = cli_prove_partition(&proofs[k], &pr, pce, synth_request, &rq, k,
+    if ((rc = cli_prove_partition(&proofs[k], &pr, pce, bench_request_synth, &rq, k,
                                   bench_request_partition(&rq, k))) >= 0)
       return rc;
   cuzk_pce_free(pce);

@@ -441,3 +441,9 @@ bool bench_request_verify(bool *ok, const bench_request *rq, const cuzk_g16_pvk 
   if (rq->proof_kind == SNAP_KIND) return cuzk_snap_verify(ok, &rq->snap, pvk, proofs) == 0;
   return cuzk_post_verify(ok, &rq->post, pvk, &proofs[0]) == 0;
 }
+
+bool bench_request_synth(cuzk_cs *cs, const void *ctx, unsigned k, bool blank, char *msg,
+                         size_t len) {
+  return blank ? bench_request_blank(cs, ctx, msg, len)
+               : bench_request_synthesize(cs, ctx, k, msg, len);
+}

@@ -94,6 +94,9 @@ bool bench_request_param_base(char *out, size_t len, const char *dir, const benc
 bool bench_request_blank(cuzk_cs *cs, const bench_request *rq, char *msg, size_t msg_len);
 bool bench_request_synthesize(cuzk_cs *cs, const bench_request *rq, unsigned k, char *msg,
                               size_t msg_len);
+/* Both as a cli_synth_fn (ctx: the bench_request). */
+bool bench_request_synth(cuzk_cs *cs, const void *ctx, unsigned k, bool blank, char *msg,
+                         size_t len);
 /* Public inputs of position k, re-derived from the request (never from the vanilla proofs);
  * *n their count. malloc'd; NULL on failure. */
 cuzk_fr *bench_request_inputs(const bench_request *rq, unsigned k, size_t *n);

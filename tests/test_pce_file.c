@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
+/*
+ * The .pce file (cuzk/pce.h, docs/r1cs.md "The .pce file"): a recorded evaluator written and read
+ * back gives the same matrices and the same a, b, c; every way a file can be wrong — missing,
+ * another magic or version, another circuit, another tag (stale), truncated at every field of the
+ * header and in the body, padded, a flipped body byte, counts that would allocate without bound,
+ * a body whose digest was fixed up around an out-of-range column — is refused with a message
+ * saying which, never trusted.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "cuzk/pce.h"
+#include "cuzk/sha256.h"
+#include "rng.h"
+
+static uint64_t g_rng = 0x9ce5f11eULL;
+
+/* A random circuit: 3 inputs, 400 aux, 1500 constraints of 0-5 terms per side, coefficients
+ * drawn from 1, -1, powers of two and random values; witness random (values kept or not). */
+static void synth(cuzk_cs *cs) {
+  uint64_t seed = g_rng;
+  bool hv = cuzk_cs_has_values(cs);
+  cuzk_var v[403];
+  for (int i = 0; i < 403; i++) {
+    cuzk_fr x;
+    cuzk_fr_from_u64(&x, rng_next(&g_rng));
+    v[i] = i < 3 ? cuzk_cs_alloc_input(cs, hv ? &x : NULL) : cuzk_cs_alloc(cs, hv ? &x : NULL);
+  }
+  for (int c = 0; c < 1500; c++) {
+    cuzk_lc lc[3];
+    cuzk_lc_init3(&lc[0], &lc[1], &lc[2], cs);
+    for (int k = 0; k < 3; k++) {
+      int terms = (int)(rng_next(&g_rng) % 6);
+      for (int t = 0; t < terms; t++) {
+        cuzk_fr k2;
+        uint64_t kind = rng_next(&g_rng) % 4, r = rng_next(&g_rng);
+        if (kind == 0)
+          k2 = cuzk_fr_one;
+        else if (kind == 1)
+          cuzk_fr_neg(&k2, &cuzk_fr_one);
+        else if (kind == 2)
+          cuzk_fr_from_u64(&k2, (uint64_t)1 << (r % 64));
+        else
+          cuzk_fr_from_u64(&k2, r % 5000 + 2);
+        cuzk_lc_add(&lc[k], v[rng_next(&g_rng) % 403], &k2);
+      }
+    }
+    cuzk_cs_enforce(cs, "c", &lc[0], &lc[1], &lc[2]);
+  }
+  g_rng = seed; /* the same circuit and witness every time */
+}
+
+static cuzk_cs *run(cuzk_cs_mode mode) {
+  cuzk_cs_opts o;
+  cuzk_cs_opts_default(&o, mode);
+  o.record_compact = mode == CUZK_CS_RECORD;
+  cuzk_cs *cs = NULL;
+  CHECK(cuzk_cs_create(&cs, &o) == CUZK_R1CS_OK);
+  synth(cs);
+  CHECK(cuzk_cs_finish(cs) == CUZK_R1CS_OK);
+  return cs;
+}
+
+static bool same_matrices(const cuzk_pce *x, const cuzk_pce *y) {
+  for (int k = 0; k < 3; k++) {
+    cuzk_pce_matrix a, b;
+    if (cuzk_pce_matrix_get(x, k, &a) || cuzk_pce_matrix_get(y, k, &b)) return false;
+    if (a.rows != b.rows || a.nnz != b.nnz ||
+        memcmp(a.row_ptr, b.row_ptr, (a.rows + 1) * sizeof(uint32_t)) ||
+        memcmp(a.cols, b.cols, a.nnz * 4) || memcmp(a.coef, b.coef, a.nnz * 2))
+      return false;
+    for (size_t t = 0; t < a.nnz; t++)
+      if (memcmp(&a.dict[a.coef[t]], &b.dict[b.coef[t]], sizeof(cuzk_fr))) return false;
+  }
+  return cuzk_pce_bytes(x) == cuzk_pce_bytes(y) &&
+         cuzk_pce_num_coefficients(x) == cuzk_pce_num_coefficients(y);
+}
+
+typedef struct {
+  uint8_t *p;
+  size_t n;
+} blob;
+
+static blob slurp(const char *path) {
+  blob b = {NULL, 0};
+  FILE *f = fopen(path, "rb");
+  if (!f) return b;
+  fseek(f, 0, SEEK_END);
+  b.n = (size_t)ftell(f);
+  fseek(f, 0, SEEK_SET);
+  b.p = malloc(b.n ? b.n : 1);
+  if (fread(b.p, 1, b.n, f) != b.n) b.n = 0;
+  fclose(f);
+  return b;
+}
+
+static void spit(const char *path, const uint8_t *p, size_t n) {
+  FILE *f = fopen(path, "wb");
+  CHECK(f && fwrite(p, 1, n, f) == n);
+  if (f) fclose(f);
+}
+
+/* the header's layout (pce_file.c): magic, version, size, circuit id, tag, body SHA-256, counts */
+enum { HDR = 208, OFF_SHA = 120, OFF_COUNTS = 152, OFF_NDICT = 176 };
+
+/* Reads path expecting a refusal whose message contains want. */
+static void refused(const char *path, const uint8_t tag[32], const char *want, const char *what) {
+  cuzk_pce *p = NULL;
+  char msg[512] = "";
+  cuzk_r1cs_err e = cuzk_pce_read_file(&p, path, "test-circuit", tag, msg, sizeof msg);
+  CHECK_MSG(e != CUZK_R1CS_OK && p == NULL && strstr(msg, want) != NULL,
+            "%s: error %d, message '%s', wanted '%s'", what, (int)e, msg, want);
+  cuzk_pce_free(p);
+}
+
+int main(void) {
+  char dir[] = "/tmp/cuzk-pce-XXXXXX";
+  CHECK(mkdtemp(dir) != NULL);
+  char path[256], bad[256];
+  snprintf(path, sizeof path, "%s/c.pce", dir);
+  snprintf(bad, sizeof bad, "%s/bad.pce", dir);
+  uint8_t tag[32], other[32];
+  cuzk_sha256(tag, "tag", 3);
+  cuzk_sha256(other, "other", 5);
+
+  cuzk_cs *rec = run(CUZK_CS_RECORD), *wit = run(CUZK_CS_WITNESS);
+  cuzk_pce *pce = NULL, *back = NULL;
+  CHECK(cuzk_pce_create(&pce, rec) == CUZK_R1CS_OK);
+  CHECK(cuzk_pce_write_file(pce, path, "test-circuit", tag) == CUZK_R1CS_OK);
+  char msg[512] = "";
+  CHECK_MSG(cuzk_pce_read_file(&back, path, "test-circuit", tag, msg, sizeof msg) == CUZK_R1CS_OK,
+            "read back: %s", msg);
+  CHECK(back && same_matrices(pce, back));
+  if (back) { /* and the same products */
+    cuzk_cs_result r;
+    CHECK(cuzk_pce_result(back, wit, &r) == CUZK_R1CS_OK);
+    size_t len = 1600;
+    cuzk_fr *x[3], *y[3];
+    for (int k = 0; k < 3; k++)
+      x[k] = malloc(len * sizeof(cuzk_fr)), y[k] = malloc(len * sizeof(cuzk_fr));
+    cuzk_pce_eval(pce, r.inputs, r.aux, x, len, NULL, 0);
+    cuzk_pce_eval(back, r.inputs, r.aux, y, len, NULL, 0);
+    for (int k = 0; k < 3; k++) {
+      CHECK(memcmp(x[k], y[k], len * sizeof(cuzk_fr)) == 0);
+      free(x[k]);
+      free(y[k]);
+    }
+  }
+  blob b = slurp(path);
+  printf(".pce file: %zu bytes for %zu constraints, %zu coefficients\n", b.n,
+         cuzk_pce_num_constraints(pce), cuzk_pce_num_coefficients(pce));
+  CHECK(b.n > HDR && memcmp(b.p, "CUZKPCE1", 8) == 0);
+
+  /* what a reader refuses */
+  refused("/nonexistent/c.pce", tag, "No such file", "missing file");
+  cuzk_pce *q = NULL;
+  CHECK(cuzk_pce_read_file(&q, path, "test-circuit", other, msg, sizeof msg) == CUZK_R1CS_EINVAL &&
+        strstr(msg, "stale: recorded for other parameters") && !q);
+  CHECK(cuzk_pce_read_file(&q, path, "porep-2k", tag, msg, sizeof msg) == CUZK_R1CS_EINVAL &&
+        strstr(msg, "recorded for another circuit") && !q);
+  for (size_t cut = 0; cut < HDR; cut += 8) { /* every header field */
+    spit(bad, b.p, cut);
+    refused(bad, tag, "shorter than its header", "truncated header");
+  }
+  size_t cuts[] = {HDR, HDR + 1, HDR + 32, b.n / 2, b.n - 1};
+  for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; i++) {
+    spit(bad, b.p, cuts[i]);
+    refused(bad, tag, "size does not match its counts", "truncated body");
+  }
+  uint8_t *m = malloc(b.n + 1);
+  memcpy(m, b.p, b.n);
+  m[b.n] = 0;
+  spit(bad, m, b.n + 1);
+  refused(bad, tag, "size does not match its counts", "a byte appended");
+  memcpy(m, b.p, b.n);
+  m[0] ^= 1;
+  spit(bad, m, b.n);
+  refused(bad, tag, "not a cuzk .pce file of this version", "magic");
+  memcpy(m, b.p, b.n);
+  m[8] = 2;
+  spit(bad, m, b.n);
+  refused(bad, tag, "not a cuzk .pce file of this version", "version");
+  size_t flips[] = {HDR, HDR + 100, b.n / 3, b.n - 1};
+  for (size_t i = 0; i < sizeof flips / sizeof flips[0]; i++) {
+    memcpy(m, b.p, b.n);
+    m[flips[i]] ^= 0x10;
+    spit(bad, m, b.n);
+    refused(bad, tag, "corrupt: its body's SHA-256 differs", "flipped body byte");
+  }
+  for (int f = 0; f < 14; f++) { /* each count huge: no allocation follows, the file is refused */
+    memcpy(m, b.p, b.n);
+    uint64_t huge = f % 2 ? UINT64_MAX : (uint64_t)1 << 40;
+    memcpy(m + OFF_COUNTS + 8 * (size_t)(f / 2), &huge, 8);
+    spit(bad, m, b.n);
+    cuzk_pce *z = NULL;
+    cuzk_r1cs_err e = cuzk_pce_read_file(&z, bad, "test-circuit", tag, msg, sizeof msg);
+    CHECK_MSG(e == CUZK_R1CS_EINVAL && !z &&
+                  (strstr(msg, "counts out of range") || strstr(msg, "size does not match")),
+              "huge count %d: %s", f, msg);
+  }
+  /* a body whose digest was recomputed around a column beyond z: the structure check */
+  {
+    memcpy(m, b.p, b.n);
+    uint64_t ndict;
+    memcpy(&ndict, m + OFF_NDICT, 8);
+    size_t cols_a = HDR + ndict * 32 + 1501 * 4; /* A's first column */
+    uint32_t big = 0x7fffffff;
+    memcpy(m + cols_a, &big, 4);
+    cuzk_sha256(m + OFF_SHA, m + HDR, b.n - HDR);
+    spit(bad, m, b.n);
+    refused(bad, tag, "out of range", "column beyond z");
+  }
+  free(m);
+  free(b.p);
+  unlink(bad);
+  unlink(path);
+  rmdir(dir);
+  cuzk_pce_free(pce);
+  cuzk_pce_free(back);
+  cuzk_cs_destroy(rec);
+  cuzk_cs_destroy(wit);
+  return check_summary("test_pce_file");
+}
