@@ -4,17 +4,64 @@
  * multiplications, crafted edge cases (n = 0 and 1, zero scalars, bases at infinity, repeated
  * and opposite bases, r - 1 and the halving boundary, one bucket taking every point), the
  * witness-aware MSM against the plain one (0/1/other mixes, density bitmaps, several chunks),
- * results with 1 and 2 threads, and the argument errors.
+ * results with 1 and 2 threads, and the argument errors. Where the 8-lane IFMA path is enabled
+ * (cuzk/field.h), every G1 call runs on it and again with it switched off, and the two results
+ * must be the same bytes; test_msm_no_ifma runs the whole file with CUZK_NO_IFMA=1 (the scalar
+ * path only).
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
+#include "cuzk/field.h"
 #include "cuzk/msm.h"
 #include "cuzk/pool.h"
 #include "field/consts.h"
 #include "rng.h"
 
 static cuzk_pool *pool2;
+
+/* ---- both kernels -------------------------------------------------------------------------- */
+
+static bool ifma_both;       /* IFMA enabled at start: each G1 call runs on both kernels */
+static size_t ifma_compared; /* calls compared */
+
+/* The second run with IFMA off: the same error code and, unless it failed, the same bytes. r2
+ * starts as a copy of *r so that a call that must leave r alone is compared too. */
+static void ifma_compare(const char *what, const cuzk_g1 *r, const cuzk_g1 *r2, cuzk_msm_err e,
+                         cuzk_msm_err e2, size_t n) {
+  ifma_compared++;
+  CHECK_MSG(e == e2 && (!r || memcmp(r, r2, sizeof *r2) == 0),
+            "%s n=%zu: IFMA and scalar kernels differ (%d, %d)", what, n, (int)e, (int)e2);
+}
+
+static cuzk_msm_err g1_msm(cuzk_g1 *r, const cuzk_g1_affine *b, const cuzk_fr *s, size_t n,
+                           const cuzk_msm_opts *o) {
+  cuzk_g1 r2;
+  memset(&r2, 0, sizeof r2);
+  if (r) r2 = *r;
+  cuzk_msm_err e = cuzk_g1_msm(r, b, s, n, o);
+  if (!ifma_both) return e;
+  cuzk_field_use_ifma(false);
+  cuzk_msm_err e2 = cuzk_g1_msm(r ? &r2 : NULL, b, s, n, o);
+  cuzk_field_use_ifma(true);
+  ifma_compare("G1 MSM", r, &r2, e, e2, n);
+  return e;
+}
+
+static cuzk_msm_err g1_msm_witness(cuzk_g1 *r, const cuzk_g1_affine *b, size_t nb, const cuzk_fr *s,
+                                   size_t n, const uint64_t *dens, const cuzk_msm_opts *o) {
+  cuzk_g1 r2;
+  memset(&r2, 0, sizeof r2);
+  if (r) r2 = *r;
+  cuzk_msm_err e = cuzk_g1_msm_witness(r, b, nb, s, n, dens, o);
+  if (!ifma_both) return e;
+  cuzk_field_use_ifma(false);
+  cuzk_msm_err e2 = cuzk_g1_msm_witness(r ? &r2 : NULL, b, nb, s, n, dens, o);
+  cuzk_field_use_ifma(true);
+  ifma_compare("G1 witness MSM", r, &r2, e, e2, n);
+  return e;
+}
 
 /* ---- inputs ------------------------------------------------------------------------------- */
 
@@ -134,7 +181,7 @@ static void check_g1(const char *what, const cuzk_g1_affine *b, const cuzk_fr *s
   cuzk_g1 want, got;
   g1_naive(&want, b, s, n);
   for (size_t v = 0; v < nvariants; v++) {
-    cuzk_msm_err e = cuzk_g1_msm(&got, b, s, n, &variants[v].o);
+    cuzk_msm_err e = g1_msm(&got, b, s, n, &variants[v].o);
     CHECK_MSG(e == CUZK_MSM_OK && cuzk_g1_eq(&got, &want), "G1 %s n=%zu %s w=%u", what, n,
               variants[v].name, variants[v].o.window);
   }
@@ -176,7 +223,7 @@ static void test_random_sizes(void) {
   for (unsigned c = 1; c <= CUZK_MSM_MAX_WINDOW; c++) {
     for (int m = 0; m < 2; m++) {
       cuzk_msm_opts o = {.method = m ? CUZK_MSM_XYZZ : CUZK_MSM_AFFINE, .window = c};
-      CHECK_MSG(cuzk_g1_msm(&got, b1, k, 50, &o) == CUZK_MSM_OK && cuzk_g1_eq(&got, &want),
+      CHECK_MSG(g1_msm(&got, b1, k, 50, &o) == CUZK_MSM_OK && cuzk_g1_eq(&got, &want),
                 "G1 window %u method %d", c, m);
     }
   }
@@ -198,7 +245,7 @@ static void test_edge_cases(void) {
   /* n = 0 gives infinity (and accepts NULL arrays). */
   cuzk_g1 r1;
   cuzk_g2 r2;
-  CHECK(cuzk_g1_msm(&r1, NULL, NULL, 0, NULL) == CUZK_MSM_OK && cuzk_g1_is_infinity(&r1));
+  CHECK(g1_msm(&r1, NULL, NULL, 0, NULL) == CUZK_MSM_OK && cuzk_g1_is_infinity(&r1));
   CHECK(cuzk_g2_msm(&r2, NULL, NULL, 0, NULL) == CUZK_MSM_OK && cuzk_g2_is_infinity(&r2));
 
   /* All zero scalars: infinity. */
@@ -206,7 +253,7 @@ static void test_edge_cases(void) {
     k[i] = cuzk_fr_zero;
   check_g1("zeros", b1, k, N);
   check_g2("zeros", b2, k, N);
-  CHECK(cuzk_g1_msm(&r1, b1, k, N, NULL) == CUZK_MSM_OK && cuzk_g1_is_infinity(&r1));
+  CHECK(g1_msm(&r1, b1, k, N, NULL) == CUZK_MSM_OK && cuzk_g1_is_infinity(&r1));
 
   /* Special values: r - 1, (r-1)/2 and (r+1)/2 (either side of the halving), 1, 2, powers of
    * two at window edges, 2^254 - 1 style all-ones patterns. */
@@ -258,7 +305,7 @@ static void test_edge_cases(void) {
   }
   check_g1("opposite", rep1, k, N);
   check_g2("opposite", rep2, k, 24);
-  CHECK(cuzk_g1_msm(&r1, rep1, k, N, NULL) == CUZK_MSM_OK && cuzk_g1_is_infinity(&r1));
+  CHECK(g1_msm(&r1, rep1, k, N, NULL) == CUZK_MSM_OK && cuzk_g1_is_infinity(&r1));
 
   /* One base 1024 times with scalars 1..1024 at an 11-bit window: every bucket of window 0
    * holds the same point, so the batched-lane reduction meets equal x at every step. */
@@ -281,10 +328,10 @@ static void test_edge_cases(void) {
     cuzk_g2_from_affine(&p2, &b2[1]);
     cuzk_g2_mul(&w2, &p2, &tot);
     cuzk_msm_opts o = {.method = CUZK_MSM_AFFINE, .window = 11};
-    CHECK(cuzk_g1_msm(&r1, same1, ks, M, &o) == CUZK_MSM_OK && cuzk_g1_eq(&r1, &w1));
+    CHECK(g1_msm(&r1, same1, ks, M, &o) == CUZK_MSM_OK && cuzk_g1_eq(&r1, &w1));
     CHECK(cuzk_g2_msm(&r2, same2, ks, M, &o) == CUZK_MSM_OK && cuzk_g2_eq(&r2, &w2));
     o.method = CUZK_MSM_XYZZ;
-    CHECK(cuzk_g1_msm(&r1, same1, ks, M, &o) == CUZK_MSM_OK && cuzk_g1_eq(&r1, &w1));
+    CHECK(g1_msm(&r1, same1, ks, M, &o) == CUZK_MSM_OK && cuzk_g1_eq(&r1, &w1));
     free(same1);
     free(same2);
     free(ks);
@@ -312,19 +359,19 @@ static void test_threads(void) {
   random_scalars(&s, k, N);
   cuzk_g1 r1, r2;
   cuzk_msm_opts o1 = {0}, o2 = {.pool = pool2};
-  CHECK(cuzk_g1_msm(&r1, b, k, N, &o1) == CUZK_MSM_OK);
-  CHECK(cuzk_g1_msm(&r2, b, k, N, &o2) == CUZK_MSM_OK);
+  CHECK(g1_msm(&r1, b, k, N, &o1) == CUZK_MSM_OK);
+  CHECK(g1_msm(&r2, b, k, N, &o2) == CUZK_MSM_OK);
   cuzk_g1_affine a1, a2;
   cuzk_g1_to_affine(&a1, &r1);
   cuzk_g1_to_affine(&a2, &r2);
   CHECK(cuzk_g1_affine_eq(&a1, &a2));
   /* XYZZ against affine at the same size, forced. */
   cuzk_msm_opts ox = {.pool = pool2, .method = CUZK_MSM_XYZZ};
-  CHECK(cuzk_g1_msm(&r2, b, k, N, &ox) == CUZK_MSM_OK && cuzk_g1_eq(&r1, &r2));
+  CHECK(g1_msm(&r2, b, k, N, &ox) == CUZK_MSM_OK && cuzk_g1_eq(&r1, &r2));
   /* A linear check: MSM(b, 2k) = 2 MSM(b, k). */
   for (size_t i = 0; i < N; i++)
     cuzk_fr_dbl(&k[i], &k[i]);
-  CHECK(cuzk_g1_msm(&r2, b, k, N, &o2) == CUZK_MSM_OK);
+  CHECK(g1_msm(&r2, b, k, N, &o2) == CUZK_MSM_OK);
   cuzk_g1_dbl(&r1, &r1);
   CHECK(cuzk_g1_eq(&r1, &r2));
   free(b);
@@ -340,7 +387,7 @@ static void g1_gathered(cuzk_g1 *r, const cuzk_g1_affine *b, const cuzk_fr *k, s
   size_t m = 0;
   for (size_t j = 0; j < n; j++)
     if (!dens || ((dens[j / 64] >> (j % 64)) & 1)) ks[m++] = k[j];
-  CHECK(cuzk_g1_msm(r, b, ks, m, NULL) == CUZK_MSM_OK);
+  CHECK(g1_msm(r, b, ks, m, NULL) == CUZK_MSM_OK);
   free(ks);
 }
 
@@ -387,10 +434,10 @@ static void test_witness_g1(void) {
       cuzk_g1 want, got;
       g1_gathered(&want, b, k, n, d ? dens : NULL);
       cuzk_msm_opts o1 = {0}, o2 = {.pool = pool2};
-      CHECK_MSG(cuzk_g1_msm_witness(&got, b, present, k, n, d ? dens : NULL, &o1) == CUZK_MSM_OK &&
+      CHECK_MSG(g1_msm_witness(&got, b, present, k, n, d ? dens : NULL, &o1) == CUZK_MSM_OK &&
                     cuzk_g1_eq(&got, &want),
                 "G1 witness n=%zu %u/%u density=%d", n, mixes[t].zero, mixes[t].one, d);
-      CHECK_MSG(cuzk_g1_msm_witness(&got, b, N, k, n, d ? dens : NULL, &o2) == CUZK_MSM_OK &&
+      CHECK_MSG(g1_msm_witness(&got, b, N, k, n, d ? dens : NULL, &o2) == CUZK_MSM_OK &&
                     cuzk_g1_eq(&got, &want),
                 "G1 witness 2t n=%zu %u/%u density=%d", n, mixes[t].zero, mixes[t].one, d);
     }
@@ -408,9 +455,8 @@ static void test_witness_g1(void) {
   witness_scalars(&s, k, M, 30, 60);
   cuzk_g1 want, got;
   g1_naive(&want, rep, k, M);
-  CHECK(cuzk_g1_msm_witness(&got, rep, M, k, M, NULL, NULL) == CUZK_MSM_OK &&
-        cuzk_g1_eq(&got, &want));
-  CHECK(cuzk_g1_msm(&got, rep, k, M, NULL) == CUZK_MSM_OK && cuzk_g1_eq(&got, &want));
+  CHECK(g1_msm_witness(&got, rep, M, k, M, NULL, NULL) == CUZK_MSM_OK && cuzk_g1_eq(&got, &want));
+  CHECK(g1_msm(&got, rep, k, M, NULL) == CUZK_MSM_OK && cuzk_g1_eq(&got, &want));
   free(rep);
   free(b);
   free(k);
@@ -452,16 +498,16 @@ static void test_errors(void) {
   uint64_t s = 6, dens = 0xf;
   g1_bases(&s, b, 4);
   random_scalars(&s, k, 4);
-  CHECK(cuzk_g1_msm(NULL, b, k, 4, NULL) == CUZK_MSM_EINVAL);
-  CHECK(cuzk_g1_msm(&r, NULL, k, 4, NULL) == CUZK_MSM_EINVAL);
-  CHECK(cuzk_g1_msm(&r, b, NULL, 4, NULL) == CUZK_MSM_EINVAL);
+  CHECK(g1_msm(NULL, b, k, 4, NULL) == CUZK_MSM_EINVAL);
+  CHECK(g1_msm(&r, NULL, k, 4, NULL) == CUZK_MSM_EINVAL);
+  CHECK(g1_msm(&r, b, NULL, 4, NULL) == CUZK_MSM_EINVAL);
   cuzk_msm_opts bad = {.window = CUZK_MSM_MAX_WINDOW + 1};
-  CHECK(cuzk_g1_msm(&r, b, k, 4, &bad) == CUZK_MSM_EINVAL);
+  CHECK(g1_msm(&r, b, k, 4, &bad) == CUZK_MSM_EINVAL);
   bad = (cuzk_msm_opts){.method = (cuzk_msm_method)7};
-  CHECK(cuzk_g1_msm(&r, b, k, 4, &bad) == CUZK_MSM_EINVAL);
-  CHECK(cuzk_g1_msm_witness(&r, b, 3, k, 4, NULL, NULL) == CUZK_MSM_EINVAL);
-  CHECK(cuzk_g1_msm_witness(&r, b, 3, k, 4, &dens, NULL) == CUZK_MSM_EINVAL);
-  CHECK(cuzk_g1_msm_witness(&r, b, 4, k, 4, &dens, NULL) == CUZK_MSM_OK);
+  CHECK(g1_msm(&r, b, k, 4, &bad) == CUZK_MSM_EINVAL);
+  CHECK(g1_msm_witness(&r, b, 3, k, 4, NULL, NULL) == CUZK_MSM_EINVAL);
+  CHECK(g1_msm_witness(&r, b, 3, k, 4, &dens, NULL) == CUZK_MSM_EINVAL);
+  CHECK(g1_msm_witness(&r, b, 4, k, 4, &dens, NULL) == CUZK_MSM_OK);
   CHECK(strcmp(cuzk_msm_strerror(CUZK_MSM_EINVAL), cuzk_msm_strerror(CUZK_MSM_ENOMEM)) != 0);
   CHECK(cuzk_msm_strerror((cuzk_msm_err)99) != NULL);
 }
@@ -482,19 +528,19 @@ static void test_cancel(void) {
   _Atomic int up = 1, down = 0;
   cuzk_g1 ref, r, sentinel;
   cuzk_g1_from_affine(&sentinel, &b[7]);
-  CHECK(cuzk_g1_msm(&ref, b, k, N, NULL) == CUZK_MSM_OK);
+  CHECK(g1_msm(&ref, b, k, N, NULL) == CUZK_MSM_OK);
   for (int m = 0; m < 2; m++)
     for (int t = 0; t < 2; t++) {
       cuzk_msm_opts o = {
           .pool = t ? pool2 : NULL, .method = m ? CUZK_MSM_XYZZ : CUZK_MSM_AFFINE, .cancel = &up};
       r = sentinel;
-      CHECK(cuzk_g1_msm(&r, b, k, N, &o) == CUZK_MSM_ECANCELLED && cuzk_g1_eq(&r, &sentinel));
+      CHECK(g1_msm(&r, b, k, N, &o) == CUZK_MSM_ECANCELLED && cuzk_g1_eq(&r, &sentinel));
       r = sentinel;
-      CHECK(cuzk_g1_msm_witness(&r, b, N, k, N, NULL, &o) == CUZK_MSM_ECANCELLED &&
+      CHECK(g1_msm_witness(&r, b, N, k, N, NULL, &o) == CUZK_MSM_ECANCELLED &&
             cuzk_g1_eq(&r, &sentinel));
       o.cancel = &down;
-      CHECK(cuzk_g1_msm(&r, b, k, N, &o) == CUZK_MSM_OK && cuzk_g1_eq(&r, &ref));
-      CHECK(cuzk_g1_msm_witness(&r, b, N, k, N, NULL, &o) == CUZK_MSM_OK && cuzk_g1_eq(&r, &ref));
+      CHECK(g1_msm(&r, b, k, N, &o) == CUZK_MSM_OK && cuzk_g1_eq(&r, &ref));
+      CHECK(g1_msm_witness(&r, b, N, k, N, NULL, &o) == CUZK_MSM_OK && cuzk_g1_eq(&r, &ref));
     }
   cuzk_g2 r2, ref2;
   cuzk_msm_opts o = {.pool = pool2, .cancel = &up};
@@ -515,6 +561,11 @@ int main(void) {
     return 1;
   }
   make_variants();
+  ifma_both = cuzk_field_ifma_enabled();
+  const char *no = getenv("CUZK_NO_IFMA");
+  if (no && no[0] && strcmp(no, "0") != 0) CHECK(!cuzk_field_ifma_enabled());
+  printf("test_msm: IFMA %s\n", ifma_both ? "enabled: G1 compared with the scalar kernels"
+                                          : "not enabled: scalar kernels only");
   test_random_sizes();
   test_edge_cases();
   test_threads();
@@ -523,5 +574,6 @@ int main(void) {
   test_errors();
   test_cancel();
   cuzk_pool_destroy(pool2);
+  if (ifma_both) printf("test_msm: %zu G1 calls compared across kernels\n", ifma_compared);
   return check_summary("test_msm");
 }

@@ -42,6 +42,7 @@ typedef struct {
   uint64_t p2[8];   /* 2p */
   uint64_t to[8];   /* 2^448 mod p: mont(x·2^384, to) = x·2^416 */
   uint64_t from[8]; /* 2^384 mod p: mont(x·2^416, from) = x·2^384 */
+  uint64_t r16[8];  /* 2^400 mod p: the 52-form of 2^-16 (msm/batch_affine_ifma.inc) */
   uint64_t pinv;    /* -p^-1 mod 2^52 */
 } cuzk_fp52_consts;
 extern cuzk_fp52_consts cuzk_fp52_c;
@@ -206,16 +207,13 @@ FP52_INLINE void fp52x8_blend(fp52x8 *r, __mmask8 mask, const fp52x8 *a, const f
 
 /* ---- edges: the scalar kernels' 6 x 64-bit Montgomery form <-> 52-form --------------------- */
 
-/* Eight 384-bit integers (6 words each, p[k] for lane k) -> 52-bit limbs, no change of value. */
-FP52_INLINE void fp52x8_split(fp52x8 *r, const uint64_t *const p[8]) {
-  __m512i w[6];
-  for (int i = 0; i < 6; i++)
-    w[i] = _mm512_set_epi64((long long)p[7][i], (long long)p[6][i], (long long)p[5][i],
-                            (long long)p[4][i], (long long)p[3][i], (long long)p[2][i],
-                            (long long)p[1][i], (long long)p[0][i]);
-  const __m512i m = fp52_bc(FP52_M);
 #define FP52_OR_SHIFT(lo, s, hi, t) \
   _mm512_or_si512(_mm512_srli_epi64(lo, s), _mm512_slli_epi64(hi, t))
+
+/* Six vectors of 64-bit words (w[i] = word i of eight 384-bit integers) -> 52-bit limbs, no
+ * change of value: shifts only. */
+FP52_INLINE void fp52x8_split_words(fp52x8 *r, const __m512i w[6]) {
+  const __m512i m = fp52_bc(FP52_M);
   r->l[0] = _mm512_and_si512(w[0], m);
   r->l[1] = _mm512_and_si512(FP52_OR_SHIFT(w[0], 52, w[1], 12), m);
   r->l[2] = _mm512_and_si512(FP52_OR_SHIFT(w[1], 40, w[2], 24), m);
@@ -226,17 +224,32 @@ FP52_INLINE void fp52x8_split(fp52x8 *r, const uint64_t *const p[8]) {
   r->l[7] = _mm512_srli_epi64(w[5], 44);
 }
 
-/* The inverse of fp52x8_split for values < 2^384 (limbs normalized). */
-FP52_INLINE void fp52x8_join(uint64_t *const p[8], const fp52x8 *a) {
+/* The inverse of fp52x8_split_words for values < 2^384 (limbs normalized). */
+FP52_INLINE void fp52x8_join_words(__m512i w[6], const fp52x8 *a) {
   const __m512i *l = a->l;
-  __m512i w[6];
   w[0] = _mm512_or_si512(l[0], _mm512_slli_epi64(l[1], 52));
   w[1] = FP52_OR_SHIFT(l[1], 12, l[2], 40);
   w[2] = FP52_OR_SHIFT(l[2], 24, l[3], 28);
   w[3] = FP52_OR_SHIFT(l[3], 36, l[4], 16);
   w[4] = _mm512_or_si512(FP52_OR_SHIFT(l[4], 48, l[5], 4), _mm512_slli_epi64(l[6], 56));
   w[5] = FP52_OR_SHIFT(l[6], 8, l[7], 44);
+}
 #undef FP52_OR_SHIFT
+
+/* Eight 384-bit integers (6 words each, p[k] for lane k) -> 52-bit limbs, no change of value. */
+FP52_INLINE void fp52x8_split(fp52x8 *r, const uint64_t *const p[8]) {
+  __m512i w[6];
+  for (int i = 0; i < 6; i++)
+    w[i] = _mm512_set_epi64((long long)p[7][i], (long long)p[6][i], (long long)p[5][i],
+                            (long long)p[4][i], (long long)p[3][i], (long long)p[2][i],
+                            (long long)p[1][i], (long long)p[0][i]);
+  fp52x8_split_words(r, w);
+}
+
+/* The inverse of fp52x8_split for values < 2^384 (limbs normalized). */
+FP52_INLINE void fp52x8_join(uint64_t *const p[8], const fp52x8 *a) {
+  __m512i w[6];
+  fp52x8_join_words(w, a);
   uint64_t t[6][8] __attribute__((aligned(64)));
   for (int i = 0; i < 6; i++)
     _mm512_store_si512(t[i], w[i]);

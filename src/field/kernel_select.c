@@ -89,12 +89,15 @@ static void split52(uint64_t o[8], const uint64_t x[6]) {
 }
 
 /* The 52-form constants from consts.c: p, 2p, 2^448 mod p (2^384 mod p doubled 64 times),
- * 2^384 mod p, and -p^-1 mod 2^52 (the low bits of -p^-1 mod 2^64). */
+ * 2^384 mod p, 2^400 mod p (doubled 16 times) and -p^-1 mod 2^52 (the low bits of -p^-1 mod
+ * 2^64). */
 static void fp52_consts_init(void) {
   uint64_t p2[6], c[6];
   limbs_add_mod(c, CUZK_P_R, CUZK_P_R, CUZK_P, 6); /* any x < p: 2x < 2^384 */
-  for (int i = 1; i < 64; i++)
+  for (int i = 1; i < 64; i++) {
     limbs_add_mod(c, c, c, CUZK_P, 6);
+    if (i == 15) split52(cuzk_fp52_c.r16, c);
+  }
   uint8_t carry = 0;
   for (int i = 0; i < 6; i++)
     carry = limb_addc(carry, CUZK_P[i], CUZK_P[i], &p2[i]); /* 2p < 2^382 */

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * The batched affine addition of batch_affine.inc on the 8-lane IFMA Fp kernel
- * (field/fp_ifma.h), for G1: a standalone kernel (issue #16), not yet used by the MSM.
+ * (field/fp_ifma.h), for G1, on points held in 52-form: a standalone kernel (issue #16) for the
+ * tests and benchmarks. The MSM runs the same flush on its scalar-form points without converting
+ * them (batch_affine_ifma.inc, msm_g1_batch_adds_ifma; docs/msm.md).
  *
  * Points live in the kernel's 52-form (docs/bls12-381.md "IFMA Fp"): x and y as eight 52-bit
  * limbs each, values in [0, 2p), so that one coordinate is one 64-byte vector and eight points
  * transpose into limb vectors with shuffles. Conversions are one Montgomery product per
- * coordinate: meant once per base, not once per addition.
+ * coordinate.
  *
  * Call only when cuzk_field_ifma_enabled() (cuzk/field.h); the scalar batch is the fallback.
  */

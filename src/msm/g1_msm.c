@@ -16,6 +16,10 @@
 #define F(x) cuzk_fp_##x
 #define F_T cuzk_fp
 #define F_IS_ZERO(a) limbs_is_zero((a)->l, 6) /* inline: tested once per bucket addition */
+/* batch_affine.inc's additions on eight IFMA lanes when enabled (batch_affine_ifma.inc), with
+ * one 52-bit-limb vector per eight additions in den and pre */
+#define MSM_BATCH_ADDS_LANES msm_g1_batch_adds_ifma
+#define MSM_DEN_BYTES 64
 /* The templates in dependency order, each using those above it. */
 /* clang-format off */
 #include "msm/xyzz.inc"
@@ -23,7 +27,7 @@
 #include "msm/reduce.inc"
 #include "msm/pippenger.inc"
 #include "msm/witness.inc"
-#include "msm/batch_affine_ifma.inc" /* the IFMA flush, standalone for now (msm/batch_ifma.h) */
+#include "msm/batch_affine_ifma.inc" /* the IFMA flush (and msm/batch_ifma.h) */
 /* clang-format on */
 
 cuzk_msm_err cuzk_g1_msm(cuzk_g1 *r, const cuzk_g1_affine *bases, const cuzk_fr *scalars, size_t n,
