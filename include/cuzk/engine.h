@@ -230,9 +230,39 @@ cuzk_engine_err cuzk_engine_evict(cuzk_engine *e, const char *circuit_id, bool *
                                   uint64_t *freed_bytes);
 
 /* ---- status and metrics --------------------------------------------------------------------- */
+/* Where a job is. A running job's partitions move through a pipeline, several at once: its stage
+ * is the furthest any of them has got (PROVING while one is in the prover, else SYNTHESIZING while
+ * one is being synthesized, else WAITING: partitions wait for memory, a worker or the prover). */
+typedef enum {
+  CUZK_STAGE_QUEUED,    /* waiting for the scheduler */
+  CUZK_STAGE_PREPARING, /* its request parsed and checked, its parameters loaded (or generated) */
+  CUZK_STAGE_SYNTHESIZING, /* a partition being synthesized, none in the prover */
+  CUZK_STAGE_PROVING,      /* a partition in the prover */
+  CUZK_STAGE_WAITING,      /* running, nothing computed for it right now */
+  CUZK_STAGE_VERIFYING,    /* every partition proven: the self-check, then the answer */
+} cuzk_job_stage;
+/* "queued", "preparing", "synthesizing", "proving", "waiting", "verifying"; NULL for another. */
+const char *cuzk_job_stage_name(cuzk_job_stage s);
+
+/* A job queued or running (cuzk_engine_status.jobs, GetStatus, /status). */
+typedef struct {
+  char job_id[CUZK_JOB_ID_LEN];
+  cuzk_proof_kind kind;
+  cuzk_priority priority; /* LOW..CRITICAL (the kind's default resolved) */
+  cuzk_job_stage stage;
+  uint32_t partitions;      /* 0 until prepared */
+  uint32_t partitions_done; /* proven */
+  /* the partition worked on (0-based): the lowest in the prover, else the lowest being
+   * synthesized, else the lowest synthesized and waiting for the prover; -1 when none */
+  int32_t partition;
+  uint64_t submitted_ms_ago;
+} cuzk_job_info;
+
 typedef struct {
   cuzk_srs_info *srs; /* every known set, loaded or not */
   size_t n_srs;
+  cuzk_job_info *jobs; /* every job queued or running, in scheduling order */
+  size_t n_jobs;
   uint32_t pending[CUZK_NUM_PROOF_KINDS], running[CUZK_NUM_PROOF_KINDS];
   uint64_t completed, failed, cancelled, uptime_s;
   uint64_t memory_used, memory_budget; /* in-flight partitions + loaded sets */

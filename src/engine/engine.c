@@ -46,6 +46,18 @@ const char *cuzk_priority_label(cuzk_priority p) {
   return NULL;
 }
 
+const char *cuzk_job_stage_name(cuzk_job_stage s) {
+  switch (s) {
+  case CUZK_STAGE_QUEUED: return "queued";
+  case CUZK_STAGE_PREPARING: return "preparing";
+  case CUZK_STAGE_SYNTHESIZING: return "synthesizing";
+  case CUZK_STAGE_PROVING: return "proving";
+  case CUZK_STAGE_WAITING: return "waiting";
+  case CUZK_STAGE_VERIFYING: return "verifying";
+  }
+  return NULL;
+}
+
 void cuzk_engine_config_default(cuzk_engine_config *c) {
   memset(c, 0, sizeof *c);
   c->synthesis_workers = 1;
@@ -526,11 +538,29 @@ cuzk_engine_err cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *s) {
     o->bytes = x->params ? x->bytes : x->warm.len;
     o->refs = x->refs;
   }
+  size_t n_active = 0;
   for (eng_job *j = e->active; j; j = j->anext) {
+    n_active++;
     if (j->state == JOB_QUEUED)
       s->pending[j->kind]++;
     else
       s->running[j->kind]++;
+  }
+  /* allocated under the lock: the list may change once it is released (an allocation cheap next
+   * to what the jobs hold) */
+  s->jobs = n_active ? calloc(n_active, sizeof *s->jobs) : NULL;
+  double now = eng_now();
+  for (eng_job *j = e->active; j && s->jobs; j = j->anext) {
+    cuzk_job_info *o = &s->jobs[s->n_jobs++];
+    memcpy(o->job_id, j->id, sizeof o->job_id);
+    o->kind = j->kind;
+    o->priority = j->prio;
+    int part;
+    o->stage = eng_job_stage(j, &part);
+    o->partition = part;
+    o->partitions = j->part_state ? j->parts : 0; /* parts is set without the lock before */
+    o->partitions_done = j->proved;
+    o->submitted_ms_ago = (uint64_t)((now - j->t_submit) * 1000.0);
   }
   s->completed = (uint64_t)cuzk_prom_value(e->m_completed_total);
   s->failed = (uint64_t)cuzk_prom_value(e->m_failed_total);
@@ -539,12 +569,17 @@ cuzk_engine_err cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *s) {
   s->memory_used = e->mem_used + e->srs_bytes;
   s->memory_budget = e->mem_budget;
   pthread_mutex_unlock(&e->mu);
+  if (n_active && !s->jobs) {
+    cuzk_engine_status_free(s);
+    return CUZK_ENGINE_ENOMEM;
+  }
   return CUZK_ENGINE_OK;
 }
 
 void cuzk_engine_status_free(cuzk_engine_status *s) {
   if (!s) return;
   free(s->srs);
+  free(s->jobs);
   memset(s, 0, sizeof *s);
 }
 

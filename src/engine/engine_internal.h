@@ -39,6 +39,18 @@ typedef enum {
   ENG_NUM_FAIL_REASONS
 } eng_fail_reason;
 
+/* Where each partition of a running job is (eng_job.part_state): what GetStatus and /status
+ * report as the job's stage and current partition (jobs.c: eng_job_stage). */
+typedef enum {
+  PART_PENDING,      /* not handed out yet */
+  PART_SYNTHESIZING, /* a synthesis worker has it */
+  PART_SYNTHESIZED,  /* waiting for room in the prove queue, or in it */
+  PART_PROVING,      /* in a prove worker's batch */
+  PART_PROVEN,
+  PART_DROPPED, /* left without a proof: its job failed or was cancelled */
+  ENG_NUM_PART_STATES
+} eng_part_state;
+
 typedef struct eng_job eng_job;
 
 /* A circuit the engine proves with: one parameter set. Filled by its kind (docs/engine.md "Proof
@@ -189,6 +201,7 @@ struct eng_job {
   srs_set *srs;
   unsigned parts, next_part, in_flight, proved;
   cuzk_g16_proof *proofs;
+  uint8_t *part_state; /* eng_part_state per partition; set (locked) once prepared */
   /* monotonic seconds */
   double t_submit, t_start, t_end, synth_s, prove_s, srs_s;
   cuzk_job_result result; /* valid once ENDED */
@@ -284,6 +297,9 @@ void eng_free_input(eng_job *j); /* the request's vanilla proofs, once prepared 
 void eng_end(cuzk_engine *e, eng_job *j, cuzk_job_status status, const char *msg);
 void *eng_timer_main(void *arg);
 void eng_free_job(eng_job *j);
+/* locked: j's stage and the partition worked on (-1: none), as cuzk_job_info describes them. */
+cuzk_job_stage eng_job_stage(const eng_job *j, int *partition);
+extern const char *const eng_part_state_names[ENG_NUM_PART_STATES];
 
 /* ---- srs.c ------------------------------------------------------------------------------------
  */

@@ -128,6 +128,8 @@ void eng_end(cuzk_engine *e, eng_job *j, cuzk_job_status status, const char *msg
   j->work = NULL;
   free(j->proofs);
   j->proofs = NULL;
+  free(j->part_state);
+  j->part_state = NULL;
   eng_free_input(j);
   unsigned k = (unsigned)j->kind < CUZK_NUM_PROOF_KINDS ? (unsigned)j->kind : 0;
   if (status == CUZK_JOB_COMPLETED) {
@@ -196,10 +198,40 @@ void eng_free_input(eng_job *j) {
 void eng_free_job(eng_job *j) {
   if (j->ops && j->ops->free_work) j->ops->free_work(j->work);
   free(j->proofs);
+  free(j->part_state);
   eng_free_input(j);
   free(j->request_id);
   free(j->result.proof);
   free(j);
+}
+
+const char *const eng_part_state_names[ENG_NUM_PART_STATES] = {
+    "pending", "synthesizing", "synthesized", "proving", "proven", "dropped"};
+
+cuzk_job_stage eng_job_stage(const eng_job *j, int *partition) {
+  *partition = -1;
+  switch (j->state) {
+  case JOB_QUEUED: return CUZK_STAGE_QUEUED;
+  case JOB_PREPARING: return CUZK_STAGE_PREPARING;
+  case JOB_FINISHING:
+  case JOB_ENDED: return CUZK_STAGE_VERIFYING;
+  case JOB_RUNNING: break;
+  }
+  if (!j->part_state) return CUZK_STAGE_PREPARING; /* a RUNNING job is being ended */
+  /* the furthest stage any partition has reached, and the lowest partition in it */
+  static const struct {
+    eng_part_state part;
+    cuzk_job_stage stage;
+  } order[] = {{PART_PROVING, CUZK_STAGE_PROVING},
+               {PART_SYNTHESIZING, CUZK_STAGE_SYNTHESIZING},
+               {PART_SYNTHESIZED, CUZK_STAGE_WAITING}};
+  for (size_t o = 0; o < sizeof order / sizeof order[0]; o++)
+    for (unsigned k = 0; k < j->parts; k++)
+      if (j->part_state[k] == order[o].part) {
+        *partition = (int)k;
+        return order[o].stage;
+      }
+  return CUZK_STAGE_WAITING;
 }
 
 /* ---- the timer thread ------------------------------------------------------------------------ */

@@ -60,10 +60,12 @@ bool eng_prepare_job(cuzk_engine *e, eng_job *j, char *msg, size_t len) {
   if (!eng_srs_acquire(e, s, &load_s, msg, len)) return false;
   j->srs_s = load_s;
   j->proofs = calloc(j->parts, sizeof *j->proofs);
+  uint8_t *part_state = calloc(j->parts ? j->parts : 1, 1); /* all PART_PENDING */
   pthread_mutex_lock(&e->mu);
   j->srs = s; /* released by eng_end */
+  j->part_state = part_state;
   pthread_mutex_unlock(&e->mu);
-  if (!j->proofs) {
+  if (!j->proofs || !part_state) {
     j->fail_reason = ENG_FAIL_MEMORY;
     snprintf(msg, len, "out of memory");
     return false;

@@ -222,12 +222,22 @@ char *cuzk_engine_status_json(cuzk_engine *e) {
   put(&b, "\"pipelines\":[");
   bool first = true;
   for (eng_job *j = e->active; j; j = j->anext) {
+    int part;
+    cuzk_job_stage stage = eng_job_stage(j, &part);
+    unsigned parts = j->part_state ? j->parts : 0; /* set without the lock before */
+    char cur[16] = "null";
+    if (part >= 0) snprintf(cur, sizeof cur, "%d", part);
     put(&b,
         "%s{\"job_id\":\"%s\",\"proof_kind\":\"%s\",\"priority\":%d,\"state\":\"%s\","
-        "\"submitted_secs_ago\":%.1f,\"total_partitions\":%u,\"partitions_dispatched\":%u,"
-        "\"partitions_done\":%u}",
+        "\"stage\":\"%s\",\"current_partition\":%s,\"submitted_secs_ago\":%.1f,"
+        "\"total_partitions\":%u,\"partitions_dispatched\":%u,\"partitions_done\":%u,"
+        "\"partitions\":[",
         first ? "" : ",", j->id, cuzk_proof_kind_label(j->kind), (int)j->prio, state_name(j->state),
-        now - j->t_submit, j->parts, j->next_part, j->proved);
+        cuzk_job_stage_name(stage), cur, now - j->t_submit, parts, j->next_part, j->proved);
+    for (unsigned k = 0; k < parts; k++)
+      put(&b, "%s{\"index\":%u,\"state\":\"%s\"}", k ? "," : "", k,
+          eng_part_state_names[j->part_state[k]]);
+    put(&b, "]}");
     first = false;
   }
   put(&b, "],\"allocations\":{\"srs\":[");

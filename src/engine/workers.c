@@ -70,7 +70,8 @@ void eng_maybe_finish(cuzk_engine *e, eng_job *j) {
 
 /* locked: a partition leaves the pipeline without a proof (its job failed or was cancelled, or
  * this partition failed): its resources go back and its job may end. */
-static void drop_partition(cuzk_engine *e, eng_job *j, cuzk_cs *cs, uint64_t bytes) {
+static void drop_partition(cuzk_engine *e, eng_job *j, unsigned part, cuzk_cs *cs, uint64_t bytes) {
+  j->part_state[part] = PART_DROPPED;
   put_cs(e, cs);
   release_mem(e, bytes);
   j->in_flight--;
@@ -124,6 +125,7 @@ static int pick(cuzk_engine *e, bool critical_only, eng_job **out, unsigned *par
     e->mem_used += need;
     *out = j;
     *part = j->next_part++;
+    j->part_state[*part] = PART_SYNTHESIZING;
     *bytes = need;
     j->in_flight++;
     j->refs++;
@@ -220,9 +222,10 @@ void *eng_synth_main(void *arg) {
     else if (!t.ok && !atomic_load(&j->cancel))
       fail_job(j, ENG_FAIL_SYNTHESIS, "partition %u: synthesis: %s", part, t.msg);
     if (!ok) {
-      drop_partition(e, j, cs, bytes);
+      drop_partition(e, j, part, cs, bytes);
       continue;
     }
+    j->part_state[part] = PART_SYNTHESIZED;
     eng_stage(e, ST_SYNTHESIS, dt);
     /* measured admission cost: this system's buffers plus the prover's domain vectors (two with
      * pre-compiled constraints: the H stage holds at most two) */
@@ -244,7 +247,7 @@ void *eng_synth_main(void *arg) {
     prove_item *it = malloc(sizeof *it);
     if (!it) {
       fail_job(j, ENG_FAIL_MEMORY, "partition %u: %s", part, "out of memory");
-      drop_partition(e, j, cs, bytes);
+      drop_partition(e, j, part, cs, bytes);
       continue;
     }
     *it = (prove_item){j, part, cs, bytes, NULL};
@@ -338,10 +341,11 @@ void *eng_prove_main(void *arg) {
       eng_job *j = batch[i]->job;
       if (atomic_load(&j->cancel) || j->failed) { /* dropped: its job ends without it */
         prove_item *it = batch[i];
-        drop_partition(e, j, it->cs, it->bytes);
+        drop_partition(e, j, it->part, it->cs, it->bytes);
         free(it);
         continue;
       }
+      j->part_state[batch[i]->part] = PART_PROVING;
       batch[live++] = batch[i];
     }
     if (!live) continue;
@@ -370,6 +374,7 @@ void *eng_prove_main(void *arg) {
       prove_item *it = batch[i];
       eng_job *j = it->job;
       j->prove_s += dt / live;
+      j->part_state[it->part] = err == CUZK_G16_OK ? PART_PROVEN : PART_DROPPED;
       if (err == CUZK_G16_OK) {
         j->proofs[it->part] = proofs[i];
         j->proved++;

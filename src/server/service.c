@@ -260,9 +260,13 @@ static void rpc_status(cuzk_service *s, cuzk_rpc_call *call) {
   Cuzk__V1__GetStatusResponse res = CUZK__V1__GET_STATUS_RESPONSE__INIT;
   Cuzk__V1__SRSStatus *srs = calloc(st.n_srs ? st.n_srs : 1, sizeof *srs);
   Cuzk__V1__SRSStatus **srs_p = calloc(st.n_srs ? st.n_srs : 1, sizeof *srs_p);
-  if (!srs || !srs_p) {
+  Cuzk__V1__JobStatus *jobs = calloc(st.n_jobs ? st.n_jobs : 1, sizeof *jobs);
+  Cuzk__V1__JobStatus **jobs_p = calloc(st.n_jobs ? st.n_jobs : 1, sizeof *jobs_p);
+  if (!srs || !srs_p || !jobs || !jobs_p) {
     free(srs);
     free(srs_p);
+    free(jobs);
+    free(jobs_p);
     cuzk_engine_status_free(&st);
     cuzk_rpc_reply(call, CUZK_RPC_STATUS_INTERNAL, "out of memory", NULL, 0);
     return;
@@ -292,12 +296,29 @@ static void rpc_status(cuzk_service *s, cuzk_rpc_call *call) {
     res.n_queues++;
   }
   res.queues = q_p;
+  for (size_t i = 0; i < st.n_jobs; i++) {
+    const cuzk_job_info *j = &st.jobs[i];
+    Cuzk__V1__JobStatus x = CUZK__V1__JOB_STATUS__INIT;
+    x.job_id = (char *)j->job_id;
+    x.proof_kind = (char *)(j->kind > 0 && j->kind < CUZK_NUM_PROOF_KINDS ? names[j->kind] : "");
+    x.priority = (Cuzk__V1__Priority)j->priority;
+    x.stage = (char *)cuzk_job_stage_name(j->stage);
+    x.total_partitions = j->partitions;
+    x.partitions_done = j->partitions_done;
+    x.current_partition = j->partition;
+    x.submitted_ms_ago = j->submitted_ms_ago;
+    jobs[i] = x;
+    jobs_p[res.n_jobs++] = &jobs[i];
+  }
+  res.jobs = jobs_p;
   res.total_proofs_completed = st.completed;
   res.total_proofs_failed = st.failed;
   res.uptime_seconds = st.uptime_s;
   reply_msg(call, &res.base);
   free(srs);
   free(srs_p);
+  free(jobs);
+  free(jobs_p);
   cuzk_engine_status_free(&st);
 }
 

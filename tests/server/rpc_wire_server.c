@@ -14,7 +14,8 @@
  *                   INVALID_ARGUMENT "missing submit field" without submit
  *   AwaitProof   -> job_id, status TIMEOUT if timeout_ms else UNKNOWN, total_ms = timeout_ms
  *   CancelProof  -> was_running = (job_id == "running")
- *   GetStatus    -> a fixed GetStatusResponse (two GPUs, one SRS, one queue, counters 7..11)
+ *   GetStatus    -> a fixed GetStatusResponse (two GPUs, one SRS, one queue, counters 7..11,
+ *                   two jobs: cuzk's addition)
  *   GetMetrics   -> "cuzk_up 1\n"
  *   PreloadSRS   -> already_loaded = (circuit_id == "porep-32g"), load_time_ms = its length
  *   EvictSRS     -> was_loaded = true, freed_bytes = 1000 * its length
@@ -114,7 +115,24 @@ static void on_status(cuzk_rpc_call *call) {
   q.pending = 2;
   q.in_progress = 1;
   Cuzk__V1__QueueStatus *qs[] = {&q};
+  Cuzk__V1__JobStatus j0 = CUZK__V1__JOB_STATUS__INIT, j1 = CUZK__V1__JOB_STATUS__INIT;
+  j0.job_id = "job-2";
+  j0.proof_kind = "porep-c2";
+  j0.priority = CUZK__V1__PRIORITY__HIGH;
+  j0.stage = "proving";
+  j0.total_partitions = 10;
+  j0.partitions_done = 3;
+  j0.current_partition = 4;
+  j0.submitted_ms_ago = ((uint64_t)1 << 40) + 1;
+  j1.job_id = "job-3";
+  j1.proof_kind = "winning-post";
+  j1.priority = CUZK__V1__PRIORITY__CRITICAL;
+  j1.stage = "queued";
+  j1.current_partition = -1;
+  Cuzk__V1__JobStatus *jobs[] = {&j0, &j1};
   Cuzk__V1__GetStatusResponse r = CUZK__V1__GET_STATUS_RESPONSE__INIT;
+  r.n_jobs = 2;
+  r.jobs = jobs;
   r.n_gpus = 2;
   r.gpus = gpus;
   r.n_loaded_srs = 1;

@@ -19,8 +19,9 @@ with the 2 KiB TEST parameters of --params. Checked, over both transports where 
     over both transports and by the grpc-js client, each proof accepted by `cuzk-bench verify
     --request`; a WinningPoSt sent while PoRep jobs run completes before the queued PoRep job;
   * SubmitProof + AwaitProof(timeout) → TIMEOUT, CancelProof of a running and of a queued job,
-    CRITICAL queued ahead of NORMAL/LOW (queue_position), a Prove whose deadline passes
-    (DEADLINE_EXCEEDED, and the job is cancelled);
+    CRITICAL queued ahead of NORMAL/LOW (queue_position), each job's stage and partition while
+    the pipeline is held (GetStatus jobs, /status pipelines, `cuzk-bench status`), a Prove whose
+    deadline passes (DEADLINE_EXCEEDED, and the job is cancelled);
   * N concurrent Prove calls with the SAME request_id and different C1s (one in Curio's envelope)
     each get their own proof, accepted by `cuzk-bench verify` for its own C1 and rejected for
     another's; SIGTERM while they run lets them finish, answers them, and exits 0.
@@ -285,7 +286,8 @@ level = "debug"
     for _ in range(2400):
         m = u.GetMetrics(pb.GetMetricsRequest()).prometheus_text
         if all(x in m for x in ("\ncuzk_queue_depth 0\n", "\ncuzk_running_jobs 3\n",
-                                "\ncuzk_prove_queue_depth 1\n", "\ncuzk_synthesis_active 0\n")):
+                                "\ncuzk_prove_queue_depth 1\n", "\ncuzk_synthesis_active 0\n",
+                                "\ncuzk_prove_active 1\n")):
             break
         time.sleep(0.05)
     # queue_position counts the queued jobs that go first: CRITICAL jumps NORMAL and LOW (sent
@@ -297,6 +299,33 @@ level = "debug"
     qp = [f'\ncuzk_queue_depth_by_priority{{priority="{p}"}} {n}\n'
           for p, n in (("low", 1), ("normal", 2), ("high", 0), ("critical", 0))]
     check(all(q in m for q in qp), "queue depth per priority: low 1, normal 2, high 0, critical 0")
+    # each job's stage and partition while the pipeline is held, in scheduling order: run_id's
+    # partition 0 in the prover, the fills' synthesized and waiting for it, the rest queued
+    want = [(run_id, "proving", 1, 0, 0), (fills[0], "waiting", 1, 0, 0),
+            (fills[1], "waiting", 1, 0, 0), (norm.job_id, "queued", 0, 0, -1),
+            (norm2.job_id, "queued", 0, 0, -1), (low.job_id, "queued", 0, 0, -1)]
+    prios = [pb.NORMAL] * 5 + [pb.LOW]
+    st = u.GetStatus(pb.GetStatusRequest())
+    check([(j.job_id, j.stage, j.total_partitions, j.partitions_done, j.current_partition)
+           for j in st.jobs] == want and [j.priority for j in st.jobs] == prios and
+          all(j.proof_kind == "porep-c2" for j in st.jobs) and
+          st.jobs[0].submitted_ms_ago > st.jobs[3].submitted_ms_ago, f"GetStatus jobs {st.jobs}")
+    status = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{d.http}/status").read())
+    pipe = [(p["job_id"], p["stage"], p["total_partitions"], p["partitions_done"],
+             -1 if p["current_partition"] is None else p["current_partition"])
+            for p in status["pipelines"]]
+    parts = [[(x["index"], x["state"]) for x in p["partitions"]] for p in status["pipelines"]]
+    check(pipe == want and parts == [[(0, "proving")], [(0, "synthesized")], [(0, "synthesized")],
+                                     [], [], []], f"/status pipelines {status['pipelines']}")
+    r = bench(a.bench, "status", "-a", f"unix://{sock}")
+    lines = [x for x in r.stdout.splitlines() if x.startswith("  ") and " porep-c2 " in x]
+    got = [re.sub(r", submitted \d+\.\d s ago$", "", x) for x in lines]
+    check(r.returncode == 0 and got == [
+        f"  {run_id} porep-c2 normal proving partition 0, 0 of 1 proven",
+        f"  {fills[0]} porep-c2 normal waiting partition 0, 0 of 1 proven",
+        f"  {fills[1]} porep-c2 normal waiting partition 0, 0 of 1 proven",
+        f"  {norm.job_id} porep-c2 normal queued", f"  {norm2.job_id} porep-c2 normal queued",
+        f"  {low.job_id} porep-c2 low queued"], f"cuzk-bench status jobs: {r.stdout} {r.stderr}")
     crit = u.SubmitProof(req(0, priority=pb.CRITICAL))
     check(len({run_id, low.job_id, norm.job_id, crit.job_id, norm2.job_id, *fills}) == 7,
           "server-generated ids, one per call")

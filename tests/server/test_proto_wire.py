@@ -6,7 +6,8 @@
    descriptor against the table below, transcribed from docs/spec/cuzk-interface.md §1.1, §1.3
    and §1.4: file name and package, the service's eight methods with their types, and every
    message's fields (number, name, type, repeated) and every enum's values, with nothing extra on
-   either side.
+   either side but cuzk's additions, listed apart (ADDED_FIELDS, ADDED_MESSAGES: GetStatus's
+   jobs) and kept out of the reference's way.
 2. Starts the C test server (tests/server/rpc_wire_server.c, --server) on a unix socket and on
    TCP 127.0.0.1:0 and calls every method from Python's grpcio over both: messages encoded by
    Python are decoded by protobuf-c (the server answers with what it decoded) and the C answers
@@ -97,9 +98,40 @@ MESSAGES = {
     "GetMetricsResponse": [(1, "prometheus_text", "string")],
 }
 
+# cuzk's additions to the reference's messages, accepted explicitly: a field added to a
+# reference message takes a number from ADDITION_MIN up (the reference may still add fields below
+# it), a message of cuzk's own has a name the reference does not use.
+ADDITION_MIN = 100
+ADDED_FIELDS = {
+    "GetStatusResponse": [(100, "jobs", "repeated JobStatus")],
+}
+ADDED_MESSAGES = {
+    "JobStatus": [
+        (1, "job_id", "string"), (2, "proof_kind", "string"), (3, "priority", "Priority"),
+        (4, "stage", "string"), (5, "total_partitions", "uint32"),
+        (6, "partitions_done", "uint32"), (7, "current_partition", "int32"),
+        (8, "submitted_ms_ago", "uint64")],
+}
+
+
+def with_additions():
+    """The reference's table plus cuzk's additions, each checked to keep out of its way."""
+    out = {name: list(fields) for name, fields in MESSAGES.items()}
+    for name, fields in ADDED_FIELDS.items():
+        check(name in MESSAGES, f"addition to {name}, not a reference message")
+        for f in fields:
+            check(f[0] >= ADDITION_MIN, f"{name}.{f[1]}: cuzk's field number {f[0]} < "
+                  f"{ADDITION_MIN}")
+        out[name] = out.get(name, []) + fields
+    for name, fields in ADDED_MESSAGES.items():
+        check(name not in MESSAGES, f"cuzk's message {name} has a reference name")
+        out[name] = fields
+    return out
+
+
 SCALARS = {pbd.FieldDescriptor.TYPE_STRING: "string", pbd.FieldDescriptor.TYPE_BYTES: "bytes",
            pbd.FieldDescriptor.TYPE_UINT64: "uint64", pbd.FieldDescriptor.TYPE_UINT32: "uint32",
-           pbd.FieldDescriptor.TYPE_BOOL: "bool"}
+           pbd.FieldDescriptor.TYPE_BOOL: "bool", pbd.FieldDescriptor.TYPE_INT32: "int32"}
 
 failures = []
 
@@ -140,8 +172,9 @@ def check_descriptor(pb2):
             yield from all_messages(m.nested_types, prefix + m.name + ".")
 
     messages = dict(all_messages(fd.message_types_by_name.values()))
-    check(sorted(messages) == sorted(MESSAGES), f"message set {sorted(messages)}")
-    for name, want in MESSAGES.items():
+    table = with_additions()
+    check(sorted(messages) == sorted(table), f"message set {sorted(messages)}")
+    for name, want in table.items():
         m = messages.get(name)
         if not m:
             continue
@@ -225,6 +258,11 @@ def check_calls(pb2, pb2_grpc, target):
               [("porep-32g", pb2.SRSStatus.COLD, 1 << 35, 3)], f"{target} GetStatus srs")
         check([(q.proof_kind, q.pending, q.in_progress) for q in st.queues] ==
               [("window-post", 2, 1)], f"{target} GetStatus queues")
+        check([(j.job_id, j.proof_kind, j.priority, j.stage, j.total_partitions,
+                j.partitions_done, j.current_partition, j.submitted_ms_ago) for j in st.jobs] ==
+              [("job-2", "porep-c2", pb2.HIGH, "proving", 10, 3, 4, (1 << 40) + 1),
+               ("job-3", "winning-post", pb2.CRITICAL, "queued", 0, 0, -1, 0)],
+              f"{target} GetStatus jobs {st.jobs}")
         check((st.total_proofs_completed, st.total_proofs_failed, st.uptime_seconds,
                st.pinned_memory_bytes, st.pinned_memory_limit_bytes) == (7, 8, 9, 10, 11),
               f"{target} GetStatus counters")

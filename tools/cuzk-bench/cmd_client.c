@@ -949,7 +949,9 @@ int cmd_status(int argc, char **argv) {
   int rc = parse_query(&c, NULL, 30000, argc, argv,
                        "usage: cuzk-bench status [options]\n"
                        "The daemon's GetStatus: uptime, proof counters, GPUs, loaded parameter "
-                       "sets, queues.\n"
+                       "sets, queues, and each job queued or running: its stage (queued, "
+                       "preparing, synthesizing, proving, waiting, verifying), the partition "
+                       "worked on, partitions proven of the total.\n"
                        "(--timeout-ms defaults to 30000 here)\n");
   if (rc >= 0) return rc;
   size_t n = 0;
@@ -985,6 +987,17 @@ int cmd_status(int argc, char **argv) {
   for (size_t i = 0; i < r->n_queues; i++)
     printf("  %s: pending=%u, in_progress=%u\n", r->queues[i]->proof_kind, r->queues[i]->pending,
            r->queues[i]->in_progress);
+  /* cuzk's addition to GetStatus: one line per job, in scheduling order */
+  if (r->n_jobs) printf("\nJobs:\n");
+  for (size_t i = 0; i < r->n_jobs; i++) {
+    const Cuzk__V1__JobStatus *j = r->jobs[i];
+    static const char *const prios[] = {"?", "low", "normal", "high", "critical"};
+    unsigned p = (unsigned)j->priority < 5 ? (unsigned)j->priority : 0;
+    printf("  %s %s %s %s", j->job_id, j->proof_kind, prios[p], j->stage);
+    if (j->current_partition >= 0) printf(" partition %d", j->current_partition);
+    if (j->total_partitions) printf(", %u of %u proven", j->partitions_done, j->total_partitions);
+    printf(", submitted %.1f s ago\n", (double)j->submitted_ms_ago / 1000.0);
+  }
   fflush(stdout);
   cuzk__v1__get_status_response__free_unpacked(r, NULL);
   return 0;
