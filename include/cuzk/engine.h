@@ -154,6 +154,12 @@ typedef struct {
   bool pce_file;
   bool verify_proofs; /* check every PoRep proof before answering (seal_commit_phase2's
                          verify_seal); on by default */
+  /* Nonzero: r and s of every partition proven with TEST parameters come from this seed and the
+   * partition index (cuzk_g16_seeded_rs, as cuzk-bench prove --deterministic), so the same
+   * request gives the same proof bytes. Parameter sets whose .meta does not mark them TEST
+   * parameters (cuzk_g16_meta_is_test) keep random r, s, and their load logs a warning: the same
+   * r, s on two witnesses of one circuit reveal the witness. 0 = off (always random). */
+  uint64_t test_deterministic_seed;
   cuzk_log_fn log;
   void *log_user;
   cuzk_log_level log_level;

@@ -128,6 +128,9 @@ cuzk_g16_err cuzk_g16_file_name(char *out, size_t len, const char *cache_id, con
 /* The ".meta" file: {"sector_size":N} as rust-fil-proofs writes it; test_params adds a
  * "cuzk_note" field saying the parameters come from the test generator (serde ignores it). */
 cuzk_g16_err cuzk_g16_meta_write_file(const char *path, uint64_t sector_size, bool test_params);
+/* true if the .meta file at path carries that note: the parameters beside it are TEST parameters
+ * (what the daemon's deterministic r, s require; false for a missing or unreadable file). */
+bool cuzk_g16_meta_is_test(const char *path);
 
 /* ---- proofs (docs/spec/groth16.md §2.3) ------------------------------------------------------ */
 typedef struct {
@@ -175,6 +178,13 @@ typedef struct {
    * there with ECANCELLED. */
   const _Atomic int *cancel;
 } cuzk_g16_prove_opts;
+
+/* r and s of partition k drawn from seed (SHA-256 of a fixed label, the seed, 'r' or 's', k and a
+ * counter, rejection-sampled): the same proof bytes on every run and thread count (cuzk-bench
+ * prove --deterministic, the daemon's srs.test_deterministic_seed). FOR TESTS ONLY: the same r, s
+ * on two different witnesses of one circuit reveal the witness; with random r, s a proof reveals
+ * nothing of it. */
+void cuzk_g16_seeded_rs(cuzk_fr *r, cuzk_fr *s, uint64_t seed, unsigned k);
 
 /*
  * Proves n circuits of one shape against one parameter set: cs[i] holds circuit i synthesized in

@@ -220,6 +220,11 @@ cuzk_engine_err cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *
           "work), prove queue %u, batch %u (%u ms), memory budget %.1f GiB, parameters in %s",
           threads, e->n_synth - 1, e->n_prove - 1, cfg->prove_queue, cfg->batch_max,
           cfg->batch_wait_ms, (double)e->mem_budget / 1073741824.0, e->param_cache);
+  if (cfg->test_deterministic_seed)
+    eng_log(e, CUZK_LOG_WARN, NULL,
+            "engine: deterministic r, s (seed %llu) for proofs with TEST parameters: the same "
+            "r, s on two witnesses of one circuit reveal the witness; never in production",
+            (unsigned long long)cfg->test_deterministic_seed);
   *out = e;
   return CUZK_ENGINE_OK;
 }

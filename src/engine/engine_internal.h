@@ -20,6 +20,7 @@
 #include "cuzk/groth16.h"
 #include "cuzk/pce.h"
 #include "cuzk/pool.h"
+#include "cuzk/progress.h"
 #include "cuzk/prom.h"
 #include "cuzk/r1cs.h"
 
@@ -61,9 +62,10 @@ typedef struct {
   const void *arg;       /* the kind's description of the circuit (a seal or PoSt proof) */
   /* dir/<file name without extension>; false if it does not fit */
   bool (*param_base)(char *out, size_t len, const char *dir, const void *arg);
-  /* writes TEST parameters into dir; false with msg */
-  bool (*setup_test)(const void *arg, const char *dir, cuzk_pool *pool, double *gen_s, char *msg,
-                     size_t len);
+  /* writes TEST parameters into dir, reporting to progress (may be NULL: cuzk/progress.h); false
+   * with msg */
+  bool (*setup_test)(const void *arg, const char *dir, cuzk_pool *pool,
+                     const cuzk_progress *progress, double *gen_s, char *msg, size_t len);
   /* the circuit without a witness into cs (RECORD mode: its matrices for the pre-compiled
    * evaluator); false with msg */
   bool (*blank)(const void *arg, cuzk_cs *cs, char *msg, size_t len);
@@ -108,19 +110,19 @@ typedef struct {
  * id: LOOKUP(&p, id) finds the proof of type T (0 = found), BASE(out, len, dir, p) names its
  * files, SETUP(p, dir, pool, progress, gen_s, msg, len) generates them and BLANK(cs, p, msg, len)
  * synthesizes the circuit without a witness (0 = done). */
-#define ENG_DEFINE_PARAM_FNS(T, LOOKUP, BASE, SETUP, BLANK)                                    \
-  static bool param_base(char *out, size_t len, const char *dir, const void *arg) {            \
-    const T *p;                                                                                \
-    return !LOOKUP(&p, *(const unsigned *)arg) && BASE(out, len, dir, p);                      \
-  }                                                                                            \
-  static bool setup_test(const void *arg, const char *dir, cuzk_pool *pool, double *gen_s,     \
-                         char *msg, size_t len) {                                              \
-    const T *p;                                                                                \
-    return !LOOKUP(&p, *(const unsigned *)arg) && !SETUP(p, dir, pool, NULL, gen_s, msg, len); \
-  }                                                                                            \
-  static bool blank(const void *arg, cuzk_cs *cs, char *msg, size_t len) {                     \
-    const T *p;                                                                                \
-    return !LOOKUP(&p, *(const unsigned *)arg) && !BLANK(cs, p, msg, len);                     \
+#define ENG_DEFINE_PARAM_FNS(T, LOOKUP, BASE, SETUP, BLANK)                                        \
+  static bool param_base(char *out, size_t len, const char *dir, const void *arg) {                \
+    const T *p;                                                                                    \
+    return !LOOKUP(&p, *(const unsigned *)arg) && BASE(out, len, dir, p);                          \
+  }                                                                                                \
+  static bool setup_test(const void *arg, const char *dir, cuzk_pool *pool,                        \
+                         const cuzk_progress *progress, double *gen_s, char *msg, size_t len) {    \
+    const T *p;                                                                                    \
+    return !LOOKUP(&p, *(const unsigned *)arg) && !SETUP(p, dir, pool, progress, gen_s, msg, len); \
+  }                                                                                                \
+  static bool blank(const void *arg, cuzk_cs *cs, char *msg, size_t len) {                         \
+    const T *p;                                                                                    \
+    return !LOOKUP(&p, *(const unsigned *)arg) && !BLANK(cs, p, msg, len);                         \
   }
 
 /* Helpers of the kinds' prepare (kinds.c). The circuit of circuits[0..n) for sector_bytes, or
@@ -159,6 +161,7 @@ typedef struct {
   uint64_t part_bytes;     /* admission cost of one partition: estimated, then measured */
   bool part_measured;
   cuzk_pce *pce; /* with precompiled: the recorded matrices, made with params, freed with them */
+  bool seeded;   /* TEST parameters with test_deterministic_seed set: r, s from the seed */
 } srs_set;
 #define ENG_MAX_SRS 24
 

@@ -58,6 +58,35 @@ static bool file_ok(const char *base, const char *ext) {
   return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+/* The daemon's log while TEST parameters are generated (minutes for the larger test sizes): the
+ * generator's progress (cuzk/progress.h, points of the query vectors) as info lines, the first,
+ * then at most one every ENG_PROGRESS_LOG_S seconds, and the last. */
+#define ENG_PROGRESS_LOG_S 5.0
+typedef struct {
+  cuzk_engine *e;
+  const char *circuit;
+  double t0, last;
+} gen_log;
+
+static void gen_progress(void *ctx, const char *step, uint64_t done, uint64_t total) {
+  gen_log *g = ctx;
+  double now = eng_now(), dt = now - g->t0;
+  bool last = done >= total;
+  if (g->last >= 0 && !last && now - g->last < ENG_PROGRESS_LOG_S) return;
+  g->last = now;
+  char rate[80] = "";
+  if (done && dt > 0) {
+    double r = (double)done / dt;
+    if (last)
+      snprintf(rate, sizeof rate, ", %.0f points/s, %.1f s", r, dt);
+    else
+      snprintf(rate, sizeof rate, ", %.0f points/s, %.0f s left", r, (double)(total - done) / r);
+  }
+  eng_log(g->e, CUZK_LOG_INFO, NULL, "%s: TEST parameters: %s %s, %llu of %llu points (%.0f%%)%s",
+          g->circuit, last ? "all" : "vector", last ? "vectors" : step, (unsigned long long)done,
+          (unsigned long long)total, total ? 100.0 * (double)done / (double)total : 100.0, rate);
+}
+
 /* unlocked: loads s's files into params/pvk (generating test parameters first if allowed);
  * *used is the base the files were found under */
 static bool load(cuzk_engine *e, srs_set *s, cuzk_g16_params **params, cuzk_g16_pvk **pvk,
@@ -78,7 +107,10 @@ static bool load(cuzk_engine *e, srs_set *s, cuzk_g16_params **params, cuzk_g16_
               "%s: generating TEST parameters into %s (insecure: for tests and development)",
               s->circ->id, e->test_params_dir);
       double gen_s = 0;
-      if (!s->circ->setup_test(s->circ->arg, e->test_params_dir, e->pool, &gen_s, msg, len))
+      gen_log g = {e, s->circ->id, eng_now(), -1};
+      cuzk_progress progress = {gen_progress, &g};
+      if (!s->circ->setup_test(s->circ->arg, e->test_params_dir, e->pool, &progress, &gen_s, msg,
+                               len))
         return false;
       eng_log(e, CUZK_LOG_INFO, NULL, "%s: TEST parameters generated in %.1f s", s->circ->id,
               gen_s);
@@ -210,11 +242,23 @@ bool eng_srs_acquire(cuzk_engine *e, srs_set *s, double *load_s, char *msg, size
     cuzk_g16_pvk_free(pvk);
     ok = false;
   }
+  /* deterministic r, s only where the .meta file marks TEST parameters (docs/config.md) */
+  char meta[sizeof s->base + 8] = "";
+  bool test = ok && e->cfg.test_deterministic_seed &&
+              (size_t)snprintf(meta, sizeof meta, "%s.meta", used) < sizeof meta &&
+              cuzk_g16_meta_is_test(meta);
   *load_s = eng_now() - t0;
 
   pthread_mutex_lock(&e->mu);
   s->loading = false;
   if (ok) {
+    s->seeded = test;
+    if (e->cfg.test_deterministic_seed)
+      eng_log(e, test ? CUZK_LOG_INFO : CUZK_LOG_WARN, NULL,
+              test ? "%s: TEST parameters (%s): r, s of its proofs from the deterministic seed"
+                   : "%s: %s does not mark TEST parameters: test_deterministic_seed ignored, r, s "
+                     "stay random",
+              s->circ->id, meta);
     s->params = params;
     s->pvk = pvk;
     s->pce = pce;

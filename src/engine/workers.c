@@ -321,8 +321,9 @@ void *eng_prove_main(void *arg) {
   prove_item **batch = calloc(max, sizeof *batch);
   cuzk_cs **css = calloc(max, sizeof *css);
   cuzk_g16_proof *proofs = calloc(max, sizeof *proofs);
+  cuzk_fr *rs = calloc(2 * (size_t)max, sizeof *rs); /* seeded r[0..max), s[max..2max) */
   pthread_mutex_lock(&e->mu);
-  while (batch && css && proofs) {
+  while (batch && css && proofs && rs) {
     while (!has_item(e, w->critical_lane) && !e->quitting)
       pthread_cond_wait(&e->prove_cv, &e->mu);
     if (!has_item(e, w->critical_lane)) break; /* quitting with nothing queued for it */
@@ -353,6 +354,11 @@ void *eng_prove_main(void *arg) {
       css[i] = batch[i]->cs;
     const cuzk_g16_params *params = batch[0]->job->srs->params;
     const cuzk_pce *pce = batch[0]->job->srs->pce;
+    /* TEST parameters with a deterministic seed: r, s from it and the partition (one set for the
+     * whole batch: its items share their parameters) */
+    bool seeded = batch[0]->job->srs->seeded;
+    for (unsigned i = 0; seeded && i < live; i++)
+      cuzk_g16_seeded_rs(&rs[i], &rs[max + i], e->cfg.test_deterministic_seed, batch[i]->part);
     /* one job: its cancel flag stops the prover between stages; a batch runs to its end */
     const _Atomic int *cancel = live == 1 ? &batch[0]->job->cancel : NULL;
     e->prove_active++;
@@ -362,7 +368,7 @@ void *eng_prove_main(void *arg) {
     pthread_mutex_unlock(&e->mu);
 
     double t0 = eng_now();
-    cuzk_g16_prove_opts po = {e->pool, 0, NULL, NULL, cancel};
+    cuzk_g16_prove_opts po = {e->pool, 0, seeded ? rs : NULL, seeded ? rs + max : NULL, cancel};
     cuzk_g16_err err = pce ? cuzk_g16_prove_pce(proofs, css, live, pce, params, &po, NULL)
                            : cuzk_g16_prove(proofs, css, live, params, &po, NULL);
     double dt = eng_now() - t0;
@@ -400,5 +406,6 @@ void *eng_prove_main(void *arg) {
   free(batch);
   free(css);
   free(proofs);
+  free(rs);
   return NULL;
 }

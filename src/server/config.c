@@ -43,6 +43,7 @@ const char cuzk_config_default_toml[] = "# cuzk built-in configuration (used whe
                                         "preload = []\n"
                                         "generate_test_params = true\n"
                                         "test_params_dir = \"\"\n"
+                                        "test_deterministic_seed = 0\n"
                                         "\n"
                                         "[memory]\n"
                                         "total_budget = \"auto\"\n"
@@ -553,6 +554,7 @@ static const keydef keys[] = {
     {"srs", "preload", set_preload, 0, 0, 0},
     {"srs", "generate_test_params", set_bool, OFF(generate_test_params), 0, 0},
     {"srs", "test_params_dir", set_path, OFF(test_params_dir), 0, 0},
+    {"srs", "test_deterministic_seed", set_u64, OFF(test_deterministic_seed), 0, INT64_MAX},
     {"memory", "total_budget", set_budget, OFF(total_budget), 0, UINT64_MAX},
     {"memory", "safety_margin", set_size, OFF(safety_margin), 0, UINT64_MAX},
     {"memory", "srs_budget", set_budget, OFF(srs_budget), 0, UINT64_MAX},

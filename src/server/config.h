@@ -59,6 +59,7 @@ typedef struct {
   size_t n_preload;
   bool generate_test_params; /* test sector sizes only: make missing parameters on first use */
   char test_params_dir[CUZK_CONFIG_PATH_LEN]; /* absolute; where generated parameters go */
+  uint64_t test_deterministic_seed;           /* TEST parameters only: r, s from it; 0 = off */
   /* [memory]; 0 = auto for the three budgets */
   uint64_t total_budget;
   uint64_t safety_margin;

@@ -92,6 +92,7 @@ static void engine_config(cuzk_engine_config *ec, const cuzk_daemon *d) {
   ec->param_cache = cfg->param_cache;
   ec->generate_test_params = cfg->generate_test_params;
   ec->test_params_dir = cfg->test_params_dir;
+  ec->test_deterministic_seed = cfg->test_deterministic_seed;
   ec->batch_max = cfg->max_batch_size ? cfg->max_batch_size : 1;
   ec->batch_wait_ms = cfg->max_batch_wait_ms > 600000 ? 600000 : (unsigned)cfg->max_batch_wait_ms;
   /* admission (docs/engine.md "Admission"); 0 = the engine's defaults */

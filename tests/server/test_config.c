@@ -35,7 +35,7 @@ static void test_defaults(void) {
   CHECK(c.shutdown_grace_ms == 300000);
   CHECK(strcmp(c.param_cache, "/var/tmp/filecoin-proof-parameters") == 0);
   CHECK(c.n_preload == 0);
-  CHECK(c.generate_test_params);
+  CHECK(c.generate_test_params && c.test_deterministic_seed == 0);
   CHECK(strcmp(c.test_params_dir, "/var/tmp/filecoin-proof-parameters/cuzk-generated") == 0);
   CHECK(c.total_budget == 0 && c.srs_budget == 0 && c.partition_budget == 0);
   CHECK(c.warm_budget == CUZK_CONFIG_WARM_AUTO);
@@ -66,6 +66,7 @@ static const char full[] = "[daemon]\n"
                            "preload = [\"porep-32g\", \"wpost-32g\"]\n"
                            "generate_test_params = false\n"
                            "test_params_dir = \"/tmp/gen\"\n"
+                           "test_deterministic_seed = 42\n"
                            "[memory]\n"
                            "total_budget = \"256GiB\"\n"
                            "safety_margin = \"512MiB\"\n"
@@ -111,6 +112,7 @@ static void test_full_file(void) {
         strcmp(c.preload[1], "wpost-32g") == 0);
   CHECK(!c.generate_test_params);
   CHECK(strcmp(c.test_params_dir, "/tmp/gen") == 0);
+  CHECK(c.test_deterministic_seed == 42);
   CHECK(c.total_budget == 256 * GIB && c.safety_margin == 512 * MIB);
   CHECK(c.srs_budget == 100 * GIB && c.partition_budget == UINT64_C(100000000000));
   CHECK(c.warm_budget == 0); /* "0": no WARM tier (unlike the other budgets, 0 is allowed) */
@@ -430,7 +432,7 @@ static void test_example(const char *path) {
     keys += line[0] != '[';
   }
   fclose(f);
-  CHECK(keys == 35);
+  CHECK(keys == 36);
 }
 
 /* Every integer key at its bounds: min and max are accepted and stored, min - 1 and max + 1 are
@@ -479,6 +481,17 @@ static void test_bounds(void) {
       }
     }
   }
+  /* srs.test_deterministic_seed: 0 .. INT64_MAX (TOML's integers), no max + 1 to write */
+  cuzk_daemon_config c;
+  char err[CUZK_CONFIG_ERR_LEN];
+  const char top[] = "[srs]\ntest_deterministic_seed = 9223372036854775807\n",
+             neg[] = "[srs]\ntest_deterministic_seed = -1\n";
+  CHECK(cuzk_config_defaults(&c, err));
+  CHECK(cuzk_config_load_string(&c, top, sizeof top - 1, "b.toml", NULL, err) &&
+        c.test_deterministic_seed == INT64_MAX);
+  CHECK(!cuzk_config_load_string(&c, neg, sizeof neg - 1, "b.toml", NULL, err) &&
+        strstr(err, "b.toml: srs.test_deterministic_seed: must be between 0 and "
+                    "9223372036854775807, got -1"));
 }
 
 int main(int argc, char **argv) {

@@ -475,7 +475,7 @@ int cli_prove_partition(cuzk_g16_proof *proof, const cli_prover *pr, const cuzk_
   cuzk_fr r, s;
   cuzk_g16_prove_opts po = {pr->pool, 0, NULL, NULL, NULL};
   if (pr->deterministic) {
-    cli_seeded_rs(&r, &s, pr->seed, part);
+    cuzk_g16_seeded_rs(&r, &s, pr->seed, part);
     po.r = &r;
     po.s = &s;
   }
@@ -493,29 +493,6 @@ int cli_prove_partition(cuzk_g16_proof *proof, const cli_prover *pr, const cuzk_
   pr->progress->done++;
   prove_progress(pr, label, "proven");
   return -1;
-}
-
-/* A field element from SHA-256("cuzk-bench deterministic" ‖ seed ‖ label ‖ k ‖ counter): the
- * first 255 bits, again with the next counter while not canonical. */
-static void seeded_fr(cuzk_fr *out, uint64_t seed, char label, unsigned k) {
-  for (uint32_t ctr = 0;; ctr++) {
-    uint8_t in[40] = "cuzk-bench deterministic", h[32];
-    for (int i = 0; i < 8; i++)
-      in[24 + i] = (uint8_t)(seed >> (8 * i));
-    in[32] = (uint8_t)label;
-    for (int i = 0; i < 3; i++)
-      in[33 + i] = (uint8_t)(k >> (8 * i));
-    for (int i = 0; i < 4; i++)
-      in[36 + i] = (uint8_t)(ctr >> (8 * i));
-    cuzk_sha256(h, in, sizeof in);
-    h[31] &= 0x7f;
-    if (cuzk_fr_from_bytes(out, h)) return;
-  }
-}
-
-void cli_seeded_rs(cuzk_fr *r, cuzk_fr *s, uint64_t seed, unsigned k) {
-  seeded_fr(r, seed, 'r', k);
-  seeded_fr(s, seed, 's', k);
 }
 
 bool cli_synth_porep(cuzk_cs *cs, const void *ctx, unsigned part, bool blank, char *msg,

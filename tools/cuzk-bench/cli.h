@@ -204,7 +204,8 @@ typedef struct {
 } cli_prover;
 /* prove's own options, shared by its forms: --synthesis pce|prove (pre-compiled constraints,
  * the default as in the daemon: docs/r1cs.md "Pre-compiled constraints"; or PROVE mode, for A/B),
- * --deterministic SEED (cli_seeded_rs), --threads N (the pool; 0 = all CPUs). */
+ * --deterministic SEED (cuzk_g16_seeded_rs; cli_load_params prints the warning), --threads N (the
+ * pool; 0 = all CPUs). */
 typedef struct {
   bool pce, deterministic;
   uint64_t seed;
@@ -218,10 +219,6 @@ int cli_prove_arg(cli_prove_args *pa, int id, const char *v);
 /* -1 on success, else the exit code after a message naming cmd. Prints the deterministic
  * warning. */
 int cli_load_params(cli_prover *pr, const char *cmd, const char *base, const cli_prove_args *pa);
-/* prove --deterministic SEED: r and s of partition k derived from SEED (SHA-256, rejection
- * sampling). FOR TESTS: the same r, s for two different witnesses of one circuit reveal them;
- * prints a warning saying so. */
-void cli_seeded_rs(cuzk_fr *r, cuzk_fr *s, uint64_t seed, unsigned k);
 void cli_prover_free(cli_prover *pr);
 /* The number of partitions the command proves: cli_prove_partition's progress line counts them
  * (partition k of n, and its stage: synthesis, proving). */
