@@ -157,8 +157,8 @@ int main(int argc, char **argv) {
     for (int k = 31; k < 2048; k += 32)
       data[k] &= 0x3f;
     char msg[256];
-    CHECK_MSG(cuzk_snap_sector_update(&s[i], p, data, prover, 20 + (uint64_t)i, ticket, NULL, msg,
-                                      sizeof msg) == CUZK_SNAP_OK,
+    CHECK_MSG(cuzk_snap_sector_update(&s[i], p, data, prover, 20 + (uint64_t)i, ticket, NULL, NULL,
+                                      msg, sizeof msg) == CUZK_SNAP_OK,
               "%s", msg);
     if (s[i]) req_make(&q[i], s[i]);
   }

@@ -164,7 +164,7 @@ int main(void) {
   }
   char msg[256] = "";
   CHECK_MSG(cuzk_snap_sector_update(&sector, cuzk_snap_proof_at(0), data, prover, 12, ticket, NULL,
-                                    msg, sizeof msg) == CUZK_SNAP_OK,
+                                    NULL, msg, sizeof msg) == CUZK_SNAP_OK,
             "%s", msg);
   free(data);
   if (sector) {

@@ -155,7 +155,7 @@ static void make_sector(void) {
   }
   uint8_t prover[32] = {7}, ticket[32] = {9};
   char msg[256] = "";
-  CHECK_MSG(cuzk_snap_sector_update(&sector, p2k, data, prover, 77, ticket, NULL, msg,
+  CHECK_MSG(cuzk_snap_sector_update(&sector, p2k, data, prover, 77, ticket, NULL, NULL, msg,
                                     sizeof msg) == CUZK_SNAP_OK,
             "update: %s", msg);
   cuzk_snap_sector_comms(sector, c_old, c_d, c_new, NULL);

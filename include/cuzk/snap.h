@@ -150,12 +150,14 @@ typedef struct cuzk_snap_sector cuzk_snap_sector;
 /*
  * A CC sector of a test size (2 KiB, 8 MiB, 512 MiB) sealed in memory with the V1_1 seal proof,
  * then updated with data (the sector's padded bytes; NULL: zeros): TreeD new, the encoded
- * replica, TreeR new, comm_r_new with the old comm_c.
+ * replica, TreeR new, comm_r_new with the old comm_c. progress (may be NULL; cuzk/progress.h)
+ * counts cuzk_seal_sector's layers + 5 steps and 3 more: its steps, then "tree_d_new",
+ * "encode_new", "tree_r_new", "done".
  */
 cuzk_snap_err cuzk_snap_sector_update(cuzk_snap_sector **out, const cuzk_snap_proof *p,
                                       const uint8_t *data, const uint8_t prover_id[32],
                                       uint64_t sector_id, const uint8_t ticket[32], cuzk_pool *pool,
-                                      char *msg, size_t msg_len);
+                                      const cuzk_progress *progress, char *msg, size_t msg_len);
 void cuzk_snap_sector_free(cuzk_snap_sector *s);
 void cuzk_snap_sector_comms(const cuzk_snap_sector *s, uint8_t comm_r_old[32],
                             uint8_t comm_d_new[32], uint8_t comm_r_new[32], uint8_t comm_c[32]);

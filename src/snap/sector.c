@@ -31,9 +31,24 @@ void cuzk_snap_sector_free(cuzk_snap_sector *s) {
   free(s);
 }
 
+/* Progress of the whole update: the seal's steps, then the update's UPDATE_STEPS; the seal's own
+ * "done" is passed on as the first update step's start. */
+#define UPDATE_STEPS 3
+typedef struct {
+  const cuzk_progress *to;
+  uint64_t total; /* the seal's steps + UPDATE_STEPS, once the seal reported */
+} whole;
+
+static void seal_step(void *ctx, const char *step, uint64_t done, uint64_t total) {
+  whole *w = ctx;
+  w->total = total + UPDATE_STEPS;
+  cuzk_progress_report(w->to, done >= total ? "tree_d_new" : step, done, w->total);
+}
+
 /* The CC sector: sealed zeros; keeps the replica (the sector key), tree_r_last and comm_c. */
 static cuzk_snap_err seal_cc(cuzk_snap_sector *s, const uint8_t prover_id[32], uint64_t sector_id,
-                             const uint8_t ticket[32], cuzk_pool *pool, char *msg, size_t len) {
+                             const uint8_t ticket[32], cuzk_pool *pool,
+                             const cuzk_progress *progress, char *msg, size_t len) {
   const cuzk_sector_info *si = s->p->sector;
   const cuzk_seal_proof *sealp;
   if (cuzk_seal_proof_by_sector(&sealp, si->bytes) != CUZK_POREP_OK)
@@ -41,7 +56,8 @@ static cuzk_snap_err seal_cc(cuzk_snap_sector *s, const uint8_t prover_id[32], u
   uint8_t *zeros = calloc(si->nodes, 32);
   if (!zeros) return cuzk_snap_fail(msg, len, CUZK_SNAP_ENOMEM, "seal: out of memory");
   cuzk_sealed_sector ss;
-  cuzk_porep_err pe = cuzk_seal_sector(&ss, sealp, zeros, prover_id, sector_id, ticket, pool, NULL);
+  cuzk_porep_err pe =
+      cuzk_seal_sector(&ss, sealp, zeros, prover_id, sector_id, ticket, pool, progress);
   free(zeros);
   if (pe != CUZK_POREP_OK)
     return cuzk_snap_fail(msg, len, pe == CUZK_POREP_ENOMEM ? CUZK_SNAP_ENOMEM : CUZK_SNAP_EINVAL,
@@ -57,8 +73,8 @@ static cuzk_snap_err seal_cc(cuzk_snap_sector *s, const uint8_t prover_id[32], u
 }
 
 /* TreeD new over data, the encoding, TreeR new and comm_r_new (docs/spec/snap-circuit.md §3). */
-static cuzk_snap_err update(cuzk_snap_sector *s, const uint8_t *data, cuzk_pool *pool, char *msg,
-                            size_t len) {
+static cuzk_snap_err update(cuzk_snap_sector *s, const uint8_t *data, cuzk_pool *pool,
+                            const whole *w, char *msg, size_t len) {
   const cuzk_sector_info *si = s->p->sector;
   const uint64_t n = si->nodes;
   s->tree_d = malloc(cuzk_porep_tree_d_bytes(n * 32));
@@ -72,12 +88,14 @@ static cuzk_snap_err update(cuzk_snap_sector *s, const uint8_t *data, cuzk_pool 
     goto out;
   }
   memcpy(s->comm_d_new, s->tree_d + (2 * n - 2) * 32, 32);
+  cuzk_progress_report(w->to, "encode_new", w->total - 2, w->total);
   if ((e = cuzk_snap_encode(s->replica, s->p, s->key, data, s->comm_d_new, s->comm_r_old, pool, msg,
                             len)))
     goto out;
   for (uint64_t i = 0; i < n; i++)
     (void)cuzk_fr_from_bytes(&leaves[i], s->replica + 32 * i); /* canonical: written by encode */
   e = CUZK_SNAP_ENOMEM;
+  cuzk_progress_report(w->to, "tree_r_new", w->total - 1, w->total);
   if (!cuzk_sdr_tree_build(&s->tree_r_new, leaves, n, si->base_trees, si->sub_arity, si->top_arity,
                            pool)) {
     e = cuzk_snap_fail(msg, len, e, "TreeR new: out of memory");
@@ -87,6 +105,7 @@ static cuzk_snap_err update(cuzk_snap_sector *s, const uint8_t *data, cuzk_pool 
   (void)cuzk_fr_from_bytes(&comm_c, s->comm_c);
   cuzk_sdr_comm_r(&comm_r_new, &comm_c, &s->tree_r_new.root); /* the old comm_c, kept */
   cuzk_fr_to_bytes(s->comm_r_new, &comm_r_new);
+  cuzk_progress_report(w->to, "done", w->total, w->total);
   e = CUZK_SNAP_OK;
 out:
   free(leaves);
@@ -96,7 +115,7 @@ out:
 cuzk_snap_err cuzk_snap_sector_update(cuzk_snap_sector **out, const cuzk_snap_proof *p,
                                       const uint8_t *data, const uint8_t prover_id[32],
                                       uint64_t sector_id, const uint8_t ticket[32], cuzk_pool *pool,
-                                      char *msg, size_t msg_len) {
+                                      const cuzk_progress *progress, char *msg, size_t msg_len) {
   if (!out) return cuzk_snap_fail(msg, msg_len, CUZK_SNAP_EINVAL, "no output");
   *out = NULL;
   if (!p || !p->sector || !prover_id || !ticket)
@@ -113,8 +132,10 @@ cuzk_snap_err cuzk_snap_sector_update(cuzk_snap_sector **out, const cuzk_snap_pr
     return cuzk_snap_fail(msg, msg_len, CUZK_SNAP_ENOMEM, "out of memory");
   }
   s->p = p;
-  cuzk_snap_err e = seal_cc(s, prover_id, sector_id, ticket, pool, msg, msg_len);
-  if (!e) e = update(s, data ? data : zeros, pool, msg, msg_len);
+  whole w = {progress, 0};
+  cuzk_progress seal = {seal_step, &w};
+  cuzk_snap_err e = seal_cc(s, prover_id, sector_id, ticket, pool, &seal, msg, msg_len);
+  if (!e) e = update(s, data ? data : zeros, pool, &w, msg, msg_len);
   free(zeros);
   if (e) {
     cuzk_snap_sector_free(s);

@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: MIT OR Apache-2.0
 # cuzk-bench's progress lines (tools/cuzk-bench/progress.h) when stderr is not a terminal: setup
 # (TEST parameters of the 2 KiB WinningPoSt, vector by vector), gen-vanilla porep (sealing a 2 KiB
-# sector step by step) and prove (partition k of n and its stage). Each prints plain lines whose
-# counts never decrease, against one total, ending at 100% (CUZK_PROGRESS_INTERVAL=0: every
-# update); with the default interval only a few; -q prints none. ~10 s on 2 cores.
+# sector step by step), gen-vanilla snap (the same, then the update's steps) and prove (partition
+# k of n and its stage). Each prints plain lines whose counts never decrease, against one total,
+# ending at 100% (CUZK_PROGRESS_INTERVAL=0: every update); with the default interval only a few;
+# -q prints none. ~10 s on 2 cores.
 # usage: progress.sh CUZK_BENCH
 set -eu
 B=$1
@@ -49,6 +50,19 @@ check gen-vanilla "sealing 2KiB" steps "$D/seal.err"
 "$B" gen-vanilla porep --sector-size 2KiB -o "$D/c1.json" --quiet >"$D/out" 2>"$D/err" ||
   fail "gen-vanilla -q"
 [ ! -s "$D/err" ] || fail "gen-vanilla --quiet wrote to stderr"
+
+# gen-vanilla snap: the CC sector's sealing steps, then the update's three
+CUZK_PROGRESS_INTERVAL=0 "$B" gen-vanilla snap --sector-size 2KiB -o "$D/upd.json" \
+  >"$D/out" 2>"$D/snap.err" || { cat "$D/snap.err" >&2; fail "gen-vanilla snap"; }
+check "gen-vanilla snap" "sealing and updating 2KiB" steps "$D/snap.err"
+for s in tree_d layer tree_r_last tree_d_new encode_new tree_r_new done; do
+  grep -q " steps ($s)" "$D/snap.err" || fail "gen-vanilla snap: no line for step $s"
+done
+grep -q '^sealing and updating 2KiB: 100% 10/10 steps (done)' "$D/snap.err" ||
+  { cat "$D/snap.err" >&2; fail "gen-vanilla snap: not 10 steps (2 layers + 5 + 3)"; }
+"$B" gen-vanilla snap --sector-size 2KiB -o "$D/upd.json" -q >"$D/out" 2>"$D/err" ||
+  fail "gen-vanilla snap -q"
+[ ! -s "$D/err" ] || fail "gen-vanilla snap -q wrote to stderr"
 
 # prove: partition 0 of 1, synthesis then proving, 100% once proven
 "$B" gen-vanilla winning-post --sector-size 2KiB -o "$D/req.json" >/dev/null 2>&1 ||

@@ -19,12 +19,13 @@
 const char cli_snap_gen_vanilla_usage[] =
     "usage: cuzk-bench gen-vanilla snap --sector-size S [--registered-proof ID|NAME]\n"
     "         [--data zero|random:SEED|FILE] [--miner-id N] [--sector-num N] [--threads N]\n"
-    "         -o REQUEST.json\n"
+    "         [-q] -o REQUEST.json\n"
     "Seals a CC sector of a test size (2KiB, 8MiB, 512MiB) in memory, encodes the new data into\n"
     "it (SnapDeals) and writes an update request (Curio's cuzk.v1 SubmitProofRequest in proto3\n"
     "JSON: proof_kind SNAP_DEALS_UPDATE, registered_proof, sector_size, miner_id, sector_number,\n"
     "comm_r_old, comm_r_new, comm_d_new, vanilla_proofs = one bincode PartitionProof per\n"
-    "partition). --data as for porep (default random:1: zero data would encode nothing).\n";
+    "partition). --data as for porep (default random:1: zero data would encode nothing).\n"
+    "Progress on stderr (the sealing steps, then tree_d_new, encode_new, tree_r_new); -q: none.\n";
 
 const char cli_snap_setup_usage[] =
     "       cuzk-bench setup --kind snap --sector-size S [--registered-proof ID|NAME]\n"
@@ -53,8 +54,8 @@ typedef struct {
   uint64_t miner, sector, threads;
 } gv_args;
 
-static const int gv_opts[] = {O_HELP,  O_SIZE,       O_PROOF,   O_DATA, O_OUT,
-                              O_MINER, O_SECTOR_NUM, O_THREADS, 0};
+static const int gv_opts[] = {O_HELP,  O_SIZE,       O_PROOF,   O_DATA,  O_OUT,
+                              O_MINER, O_SECTOR_NUM, O_THREADS, O_QUIET, 0};
 
 static int gv_parse(gv_args *a, int argc, char **argv) {
   memset(a, 0, sizeof *a);
@@ -76,6 +77,7 @@ static int gv_parse(gv_args *a, int argc, char **argv) {
     case O_MINER: num = &a->miner; break;
     case O_SECTOR_NUM: num = &a->sector; break;
     case O_THREADS: num = &a->threads; break;
+    case O_QUIET: cli_quiet = true; break;
     case CLI_MISSING: return 2;
     default:
       return cli_fail(2, "gen-vanilla: unknown option '%s'\n%s", k, cli_snap_gen_vanilla_usage);
@@ -128,8 +130,15 @@ int cmd_snap_gen_vanilla(int argc, char **argv) {
   double t0 = cli_now_s();
   cuzk_snap_sector *s;
   char msg[1024] = "";
-  if (cuzk_snap_sector_update(&s, p, data, prover_id, a.sector, ticket, pool, msg, sizeof msg))
-    return cli_fail(1, "%s", msg);
+  char what[64];
+  snprintf(what, sizeof what, "sealing and updating %s", p->sector->name);
+  cli_progress bar;
+  cli_progress_start(&bar, what, "steps", false);
+  cuzk_progress cb = cli_progress_cb(&bar);
+  cuzk_snap_err se =
+      cuzk_snap_sector_update(&s, p, data, prover_id, a.sector, ticket, pool, &cb, msg, sizeof msg);
+  cli_progress_end(&bar);
+  if (se) return cli_fail(1, "%s", msg);
   request_file f = {.proof_kind = SNAP_KIND,
                     .registered_proof = p->id,
                     .sector_size = p->sector->bytes,
