@@ -12,6 +12,8 @@
  * "g1 batch add" is one flush of BATCH_K batched affine additions on distinct accumulators
  * (msm/batch_ifma.h against batch_affine.inc's scalar flush; both include their share of the
  * inversion, the scalar side also a copy of its accumulators in and out), ns per addition.
+ * "g1 msm flush" is the flush the MSM runs (msm_g1_batch_add_lanes: the lanes on the scalar-form
+ * points, no conversion) against the same scalar flush, both with the copies.
  *
  *   usage: fp_ifma [--runs N] [--kernel adx|portable]
  */
@@ -52,6 +54,11 @@ static void s_batch(void) {
 static void v_batch(void) {
   for (int r = 0; r < 4; r++)
     msm_g1_batch_add_ifma(b_acc52, b_idx, b_pt52, BATCH_K, b_skip, b_scratch);
+}
+
+static void l_batch(void) {
+  for (int r = 0; r < 4; r++)
+    msm_g1_batch_add_lanes(b_acc, BATCH_K, b_idx, b_pt, BATCH_K, b_skip);
 }
 
 static void s_mul_chain(void) {
@@ -166,6 +173,7 @@ static const pair pairs[] = {
     {"add chain", s_add_chain, v_add_chain, ITERS, 8},
     {"sub chain", s_sub_chain, v_sub_chain, ITERS, 8},
     {"g1 batch add", s_batch, v_batch, 4 * BATCH_K, 1},
+    {"g1 msm flush", s_batch, l_batch, 4 * BATCH_K, 1},
 };
 #define NPAIRS (sizeof pairs / sizeof pairs[0])
 

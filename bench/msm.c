@@ -8,12 +8,16 @@
  *            threads, G2 2^18 5.2 s / 2.6 s);
  *   witness  (70 % zeros, 25 % ones, 5 % random) vs the plain MSM on the same scalars, and vs
  *            the plain MSM on dense random scalars of the same size.
+ *   --ifma   (G1) the same MSMs with the 8-lane IFMA batched addition on and off
+ *            (cuzk_field_use_ifma), each with its own plan, results compared byte for byte.
  * Variants are timed interleaved (A, B, A, B, ...); the median and the minimum are printed.
  *
  *   usage: msm [--g1 LOGS] [--g2 LOGS] [--threads T] [--runs R] [--baseline-max LOG]
  *              [--method auto|affine|xyzz] [--window C] [--sweep] [--no-witness] [--cpu]
+ *              [--ifma]
  *   LOGS: comma-separated log2 sizes ("" for none); defaults --g1 16,20 --g2 14,18.
- *   --sweep times both bucket methods at windows c-2..c+2 around --window (default log2 n - 4).
+ *   --sweep times both bucket methods (or --method's) at windows c-2..c+2 around --window
+ *   (default log2 n - 4), interleaved round by round; the other rows are then automatic.
  *   --cpu measures process CPU time rather than wall time (for 1-thread tuning on a busy box).
  */
 #include "bench_util.h" /* first: it sets _POSIX_C_SOURCE */
@@ -23,6 +27,7 @@
 #include <string.h>
 
 #include "cuzk/curve.h"
+#include "cuzk/field.h"
 #include "cuzk/msm.h"
 #include "cuzk/pool.h"
 
@@ -177,6 +182,10 @@ static unsigned threads = 2;
     }                                                                                          \
     return t;                                                                                  \
   }                                                                                            \
+  static void G##_differ(const char *what) {                                                   \
+    fprintf(stderr, "msm: %s %s results differ in their bytes\n", #G, what);                   \
+    exit(1);                                                                                   \
+  }                                                                                            \
   static void G##_same(const JAC *a, const JAC *b, const char *what) {                         \
     if (!cuzk_##G##_eq(a, b)) {                                                                \
       fprintf(stderr, "msm: %s %s results differ\n", #G, what);                                \
@@ -189,7 +198,7 @@ BENCH_GROUP(g2, cuzk_g2_affine, cuzk_g2)
 
 /* ---- driver ---------------------------------------------------------------------------------- */
 
-static int runs = 3, sweep = 0, do_witness = 1;
+static int runs = 3, sweep = 0, do_witness = 1, ifma_ab = 0;
 static unsigned baseline_max = 20, window = 0;
 static cuzk_msm_method method = CUZK_MSM_AUTO;
 
@@ -218,7 +227,9 @@ static double blst_ref(int g2, unsigned lg) {
     cuzk_fr *kd = malloc(n * sizeof *kd), *kw = malloc(n * sizeof *kw);                           \
     dense_scalars(kd, n);                                                                         \
     witness_scalars(kw, n);                                                                       \
-    cuzk_msm_opts o = {.pool = pool, .method = method, .window = window};                         \
+    cuzk_msm_opts o = {.pool = pool, /* with --sweep the other rows are automatic */              \
+                       .method = sweep ? CUZK_MSM_AUTO : method,                                  \
+                       .window = sweep ? 0 : window};                                             \
     JAC r0, r1, r2, r3;                                                                           \
     double tp[64], tb[64], tw[64], tpw[64];                                                       \
     int base = lg <= baseline_max;                                                                \
@@ -243,19 +254,51 @@ static double blst_ref(int g2, unsigned lg) {
           0);                                                                                     \
       row(#G, "witness 70/25/5", lg, mw, tw[0], "plain, random", mp, 0);                          \
     }                                                                                             \
-    if (sweep) {                                                                                  \
+    if (ifma_ab && !IS_G2) {                                                                      \
+      double ti[64], ts[64], tiw[64], tsw[64];                                                    \
+      for (int i = 0; i < runs; i++) { /* interleaved: IFMA, scalar, IFMA, scalar, ... */         \
+        cuzk_field_use_ifma(true);                                                                \
+        ti[i] = G##_time(G##_PLAIN, &r1, n, kd, &o);                                              \
+        if (do_witness) tiw[i] = G##_time(G##_WITNESS, &r2, n, kw, &o);                           \
+        cuzk_field_use_ifma(false);                                                               \
+        ts[i] = G##_time(G##_PLAIN, &r3, n, kd, &o);                                              \
+        if (memcmp(&r1, &r3, sizeof r1)) G##_differ("plain IFMA/scalar");                         \
+        if (do_witness) {                                                                         \
+          tsw[i] = G##_time(G##_WITNESS, &r3, n, kw, &o);                                         \
+          if (memcmp(&r2, &r3, sizeof r2)) G##_differ("witness IFMA/scalar");                     \
+        }                                                                                         \
+      }                                                                                           \
+      cuzk_field_use_ifma(true);                                                                  \
+      double mi = bench_median(ti, runs), ms = bench_median(ts, runs);                            \
+      row(#G, "plain IFMA", lg, mi, ti[0], "scalar kernels", ms, 0);                              \
+      if (do_witness) {                                                                           \
+        mi = bench_median(tiw, runs);                                                             \
+        ms = bench_median(tsw, runs);                                                             \
+        row(#G, "witness IFMA", lg, mi, tiw[0], "scalar kernels", ms, 0);                         \
+      }                                                                                           \
+    }                                                                                             \
+    if (sweep) { /* every (method, window) once per round, rounds interleaved */                  \
       unsigned c0 = window ? window : lg > 7 ? lg - 4 : 3; /* about the automatic window */       \
+      unsigned clo = c0 > 3 ? c0 - 2 : 1, chi = c0 + 2 < CUZK_MSM_MAX_WINDOW ? c0 + 2 : 20;       \
+      static double ts[2][CUZK_MSM_MAX_WINDOW + 1][64];                                           \
+      for (int i = 0; i < runs; i++)                                                              \
+        for (int m = 0; m < 2; m++)                                                               \
+          for (unsigned c = clo; c <= chi; c++) {                                                 \
+            if (method != CUZK_MSM_AUTO && method != (m ? CUZK_MSM_XYZZ : CUZK_MSM_AFFINE))       \
+              continue;                                                                           \
+            cuzk_msm_opts os = {                                                                  \
+                .pool = pool, .method = m ? CUZK_MSM_XYZZ : CUZK_MSM_AFFINE, .window = c};        \
+            ts[m][c][i] = G##_time(G##_PLAIN, &r1, n, kd, &os);                                   \
+            G##_same(&r0, &r1, "sweep");                                                          \
+          }                                                                                       \
       for (int m = 0; m < 2; m++)                                                                 \
-        for (unsigned c = c0 > 3 ? c0 - 2 : 1; c <= c0 + 2 && c <= CUZK_MSM_MAX_WINDOW; c++) {    \
-          cuzk_msm_opts os = {                                                                    \
-              .pool = pool, .method = m ? CUZK_MSM_XYZZ : CUZK_MSM_AFFINE, .window = c};          \
-          double ts[64];                                                                          \
-          for (int i = 0; i < runs; i++)                                                          \
-            ts[i] = G##_time(G##_PLAIN, &r1, n, kd, &os);                                         \
-          G##_same(&r0, &r1, "sweep");                                                            \
+        for (unsigned c = clo; c <= chi; c++) {                                                   \
+          if (method != CUZK_MSM_AUTO && method != (m ? CUZK_MSM_XYZZ : CUZK_MSM_AFFINE))         \
+            continue;                                                                             \
           char what[32];                                                                          \
           snprintf(what, sizeof what, "%s c=%u", m ? "xyzz" : "affine", c);                       \
-          row(#G, what, lg, bench_median(ts, runs), ts[0], "auto", mp, 0);                        \
+          double med = bench_median(ts[m][c], runs);                                              \
+          row(#G, what, lg, med, ts[m][c][0], "auto", mp, 0);                                     \
         }                                                                                         \
     }                                                                                             \
     free(kd);                                                                                     \
@@ -306,11 +349,14 @@ int main(int argc, char **argv) {
       bench_clock = CLOCK_PROCESS_CPUTIME_ID;
     } else if (!strcmp(a, "--no-witness")) {
       do_witness = 0;
+    } else if (!strcmp(a, "--ifma")) {
+      ifma_ab = 1;
     } else {
       fprintf(
           stderr,
           "usage: %s [--g1 LOGS] [--g2 LOGS] [--threads T] [--runs R] [--baseline-max LOG]\n"
-          "          [--method auto|affine|xyzz] [--window C] [--sweep] [--no-witness] [--cpu]\n",
+          "          [--method auto|affine|xyzz] [--window C] [--sweep] [--no-witness] [--cpu]\n"
+          "          [--ifma]\n",
           argv[0]);
       return 2;
     }
@@ -318,6 +364,10 @@ int main(int argc, char **argv) {
   if (ng1 < 0 || ng2 < 0 || runs < 1 || runs > 64 || threads < 1 || threads > 1024 ||
       window > CUZK_MSM_MAX_WINDOW) {
     fprintf(stderr, "msm: bad argument\n");
+    return 2;
+  }
+  if (ifma_ab && !cuzk_field_ifma_enabled()) {
+    fprintf(stderr, "msm: --ifma needs the IFMA kernel enabled (CPU support, no CUZK_NO_IFMA)\n");
     return 2;
   }
   if (cuzk_pool_create(&pool, threads) != CUZK_POOL_OK) {

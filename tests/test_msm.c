@@ -6,8 +6,9 @@
  * witness-aware MSM against the plain one (0/1/other mixes, density bitmaps, several chunks),
  * results with 1 and 2 threads, and the argument errors. Where the 8-lane IFMA path is enabled
  * (cuzk/field.h), every G1 call runs on it and again with it switched off, and the two results
- * must be the same bytes; test_msm_no_ifma runs the whole file with CUZK_NO_IFMA=1 (the scalar
- * path only).
+ * must be the same bytes (affine; Jacobian too when the plan is forced), and one flush on the
+ * lanes must equal the scalar flush; test_msm_no_ifma runs the whole file with CUZK_NO_IFMA=1
+ * (the scalar path only).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "cuzk/msm.h"
 #include "cuzk/pool.h"
 #include "field/consts.h"
+#include "msm/batch_ifma.h"
 #include "rng.h"
 
 static cuzk_pool *pool2;
@@ -26,13 +28,24 @@ static cuzk_pool *pool2;
 static bool ifma_both;       /* IFMA enabled at start: each G1 call runs on both kernels */
 static size_t ifma_compared; /* calls compared */
 
-/* The second run with IFMA off: the same error code and, unless it failed, the same bytes. r2
- * starts as a copy of *r so that a call that must leave r alone is compared too. */
+/* The second run with IFMA off: the same error code and, unless it failed, the same affine
+ * bytes; with the plan forced (method and window set), both kernels run the same plan and the
+ * Jacobian results must be the same bytes too. With AUTO each kernel gets its own plan (its cost
+ * table, src/msm/plan.c), so the Jacobian representation may differ, as across thread counts.
+ * r2 starts as a copy of *r so that a call that must leave r alone is compared too. */
 static void ifma_compare(const char *what, const cuzk_g1 *r, const cuzk_g1 *r2, cuzk_msm_err e,
-                         cuzk_msm_err e2, size_t n) {
+                         cuzk_msm_err e2, size_t n, const cuzk_msm_opts *o) {
   ifma_compared++;
-  CHECK_MSG(e == e2 && (!r || memcmp(r, r2, sizeof *r2) == 0),
-            "%s n=%zu: IFMA and scalar kernels differ (%d, %d)", what, n, (int)e, (int)e2);
+  bool same = e == e2;
+  if (same && r) {
+    cuzk_g1_affine a, a2;
+    cuzk_g1_to_affine(&a, r);
+    cuzk_g1_to_affine(&a2, r2);
+    same = memcmp(&a, &a2, sizeof a) == 0;
+    if (o && o->method != CUZK_MSM_AUTO && (o->window || o->method == CUZK_MSM_NAIVE))
+      same = same && memcmp(r, r2, sizeof *r2) == 0;
+  }
+  CHECK_MSG(same, "%s n=%zu: IFMA and scalar kernels differ (%d, %d)", what, n, (int)e, (int)e2);
 }
 
 static cuzk_msm_err g1_msm(cuzk_g1 *r, const cuzk_g1_affine *b, const cuzk_fr *s, size_t n,
@@ -45,7 +58,7 @@ static cuzk_msm_err g1_msm(cuzk_g1 *r, const cuzk_g1_affine *b, const cuzk_fr *s
   cuzk_field_use_ifma(false);
   cuzk_msm_err e2 = cuzk_g1_msm(r ? &r2 : NULL, b, s, n, o);
   cuzk_field_use_ifma(true);
-  ifma_compare("G1 MSM", r, &r2, e, e2, n);
+  ifma_compare("G1 MSM", r, &r2, e, e2, n, o);
   return e;
 }
 
@@ -59,7 +72,7 @@ static cuzk_msm_err g1_msm_witness(cuzk_g1 *r, const cuzk_g1_affine *b, size_t n
   cuzk_field_use_ifma(false);
   cuzk_msm_err e2 = cuzk_g1_msm_witness(r ? &r2 : NULL, b, nb, s, n, dens, o);
   cuzk_field_use_ifma(true);
-  ifma_compare("G1 witness MSM", r, &r2, e, e2, n);
+  ifma_compare("G1 witness MSM", r, &r2, e, e2, n, o);
   return e;
 }
 
@@ -489,6 +502,71 @@ static void test_witness_g2(void) {
   free(dens);
 }
 
+/* ---- the flush on IFMA lanes -------------------------------------------------------------- */
+
+/* One flush of k additions on n accumulators through the MSM's lanes and through the scalar
+ * kernels (msm/batch_ifma.h): the same accumulators and skipped flags, byte for byte. Batches
+ * of every size 1..40 (partial vectors) and 512; special = additions whose point is +-its
+ * accumulator (no slope: the side value). */
+static void flush_case(uint64_t *s, const cuzk_g1_affine *pts, size_t np, size_t n, size_t k,
+                       unsigned special) {
+  cuzk_g1_affine *a1 = malloc(n * sizeof *a1), *a2 = malloc(n * sizeof *a2);
+  cuzk_g1_affine *own = malloc(k * sizeof *own);
+  const cuzk_g1_affine **pt = malloc(k * sizeof *pt);
+  uint32_t *idx = malloc(k * sizeof *idx), *perm = malloc(n * sizeof *perm);
+  uint8_t *sk1 = malloc(k), *sk2 = malloc(k);
+  for (size_t i = 0; i < n; i++) {
+    a1[i] = pts[rng_next(s) % np];
+    perm[i] = (uint32_t)i;
+  }
+  for (size_t i = n; i-- > 1;) {
+    size_t j = rng_next(s) % (i + 1);
+    uint32_t t = perm[i];
+    perm[i] = perm[j];
+    perm[j] = t;
+  }
+  for (size_t e = 0; e < k; e++) {
+    bool neg = rng_next(s) & 1;
+    idx[e] = perm[e] | (neg ? MSM_IFMA_NEG_BIT : 0);
+    if (special && rng_next(s) % special == 0) { /* +-A: a doubling or A - A */
+      own[e] = a1[perm[e]];
+      if (rng_next(s) & 1) cuzk_g1_affine_neg(&own[e], &own[e]);
+      pt[e] = &own[e];
+    } else {
+      pt[e] = &pts[rng_next(s) % np];
+    }
+  }
+  memcpy(a2, a1, n * sizeof *a1);
+  CHECK(msm_g1_batch_add_lanes(a1, n, idx, pt, k, sk1));
+  CHECK(msm_g1_batch_add_scalar(a2, n, idx, pt, k, sk2));
+  CHECK_MSG(memcmp(a1, a2, n * sizeof *a1) == 0 && memcmp(sk1, sk2, k) == 0,
+            "flush lanes/scalar k=%zu special=%u", k, special);
+  free(a1);
+  free(a2);
+  free(own);
+  free(pt);
+  free(idx);
+  free(perm);
+  free(sk1);
+  free(sk2);
+}
+
+static void test_flush_lanes(void) {
+  if (!ifma_both) return;
+  uint64_t s = 9;
+  enum { NP = 600 };
+  cuzk_g1_affine *pts = malloc(NP * sizeof *pts);
+  g1_bases(&s, pts, NP);
+  for (size_t k = 1; k <= 40; k++) {
+    flush_case(&s, pts, NP, 64, k, 0);
+    flush_case(&s, pts, NP, 64, k, 3);
+  }
+  flush_case(&s, pts, NP, 2048, 512, 0);
+  flush_case(&s, pts, NP, 2048, 512, 50);
+  flush_case(&s, pts, NP, 512, 512, 1); /* every addition without a slope */
+  free(pts);
+}
+
 /* ---- errors ------------------------------------------------------------------------------- */
 
 static void test_errors(void) {
@@ -571,6 +649,7 @@ int main(void) {
   test_threads();
   test_witness_g1();
   test_witness_g2();
+  test_flush_lanes();
   test_errors();
   test_cancel();
   cuzk_pool_destroy(pool2);

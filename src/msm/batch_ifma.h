@@ -50,4 +50,10 @@ void msm_g1_batch_add_ifma(msm_g1_aff52 *acc, const uint32_t *idx, const msm_g1_
 bool msm_g1_batch_add_scalar(cuzk_g1_affine *acc, size_t n, const uint32_t *idx,
                              const cuzk_g1_affine *const *pt, size_t k, uint8_t *skipped);
 
+/* The same with the flush the MSM runs when IFMA is enabled (batch_affine_ifma.inc: eight lanes
+ * on the scalar-form points, no conversion); false if out of memory or IFMA not enabled. The
+ * accumulators and skipped flags must equal msm_g1_batch_add_scalar's, byte for byte. */
+bool msm_g1_batch_add_lanes(cuzk_g1_affine *acc, size_t n, const uint32_t *idx,
+                            const cuzk_g1_affine *const *pt, size_t k, uint8_t *skipped);
+
 #endif

@@ -30,13 +30,18 @@
 #include "msm/batch_affine_ifma.inc" /* the IFMA flush (and msm/batch_ifma.h) */
 /* clang-format on */
 
+/* The plan's costs follow the kernel the batched additions will run on. */
+static const msm_costs *g1_costs(void) {
+  return cuzk_field_ifma_enabled() ? &msm_costs_g1_ifma : &msm_costs_g1;
+}
+
 cuzk_msm_err cuzk_g1_msm(cuzk_g1 *r, const cuzk_g1_affine *bases, const cuzk_fr *scalars, size_t n,
                          const cuzk_msm_opts *opts) {
-  return msm_g1_msm(r, bases, scalars, n, opts, &msm_costs_g1);
+  return msm_g1_msm(r, bases, scalars, n, opts, g1_costs());
 }
 
 cuzk_msm_err cuzk_g1_msm_witness(cuzk_g1 *r, const cuzk_g1_affine *bases, size_t nbases,
                                  const cuzk_fr *scalars, size_t n, const uint64_t *density,
                                  const cuzk_msm_opts *opts) {
-  return msm_g1_msm_witness(r, bases, nbases, scalars, n, density, opts, &msm_costs_g1);
+  return msm_g1_msm_witness(r, bases, nbases, scalars, n, density, opts, g1_costs());
 }

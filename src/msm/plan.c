@@ -27,6 +27,25 @@ const msm_costs msm_costs_g1 = {.affine_add = 250,
                                 .mul = 62000,
                                 .affine_bytes = sizeof(cuzk_g1_affine),
                                 .xyzz_bytes = 4 * sizeof(cuzk_fp)};
+/* G1 with the additions on IFMA lanes (docs/msm.md "Cost model with IFMA"), measured like the
+ * table above on the 2-core Zen 5 VM (bench/msm --threads 1 --cpu --method affine --ifma, time
+ * per point between two sizes at one window): 110 ns at c = 12 (2^16..2^18), 94.5 at c = 15
+ * (2^18..2^20), each an addition, a scan, a share of the inversion and the cache penalty; 80 + 4
+ * per doubling fits both within 15 % (the scalar table is 2 % off at c = 12, 15 % at c = 15).
+ * red_affine from c = 16 at 2^16 (two of these additions per bucket); the inversion of a flush:
+ * one scalar inversion and 21 products for the eight lanes' chain ends. XYZZ: the scalar values. */
+const msm_costs msm_costs_g1_ifma = {.affine_add = 80,
+                                     .affine_per_doubling = 4,
+                                     .xyzz_madd = 335,
+                                     .xyzz_per_doubling = 50,
+                                     .inversion = 2350,
+                                     .red_affine = 190,
+                                     .red_mixed = 800,
+                                     .red_xyzz = 900,
+                                     .scan = 4,
+                                     .mul = 62000,
+                                     .affine_bytes = sizeof(cuzk_g1_affine),
+                                     .xyzz_bytes = 4 * sizeof(cuzk_fp)};
 const msm_costs msm_costs_g2 = {.affine_add = 570,
                                 .affine_per_doubling = 18,
                                 .xyzz_madd = 810,

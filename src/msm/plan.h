@@ -36,7 +36,9 @@ typedef struct {
   size_t affine_bytes, xyzz_bytes;        /* sizes of a bucket of each kind */
 } msm_costs;
 
-extern const msm_costs msm_costs_g1, msm_costs_g2;
+/* msm_costs_g1_ifma: G1 with the batched affine additions on IFMA lanes (batch_affine_ifma.inc),
+ * the table g1_msm.c passes while cuzk_field_ifma_enabled(). */
+extern const msm_costs msm_costs_g1, msm_costs_g1_ifma, msm_costs_g2;
 
 /* workers: threads available to this call (>= 1). The options' method and window, if set,
  * are obeyed. */
