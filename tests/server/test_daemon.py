@@ -285,9 +285,13 @@ level = "debug"
     fills = [u.SubmitProof(req(0)).job_id for _ in range(2)]
     for _ in range(2400):
         m = u.GetMetrics(pb.GetMetricsRequest()).prometheus_text
+        # the stages too: the last fill may be running with its partition not yet picked (then
+        # synthesis_active is 0 for a moment, seen under the sanitizers)
+        held = [j.stage for j in u.GetStatus(pb.GetStatusRequest()).jobs]
         if all(x in m for x in ("\ncuzk_queue_depth 0\n", "\ncuzk_running_jobs 3\n",
                                 "\ncuzk_prove_queue_depth 1\n", "\ncuzk_synthesis_active 0\n",
-                                "\ncuzk_prove_active 1\n")):
+                                "\ncuzk_prove_active 1\n")) and \
+                held == ["proving", "waiting", "waiting"]:
             break
         time.sleep(0.05)
     # queue_position counts the queued jobs that go first: CRITICAL jumps NORMAL and LOW (sent
