@@ -30,12 +30,12 @@
 #include <string.h>
 
 #include "cuzk/cpu.h"
+#include "cuzk/field.h"
 #include "field/consts.h"
 #include "ntt/pass.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define NTT_HAVE_IFMA 1
-#include <cpuid.h>
 #include <immintrin.h>
 #else
 #define NTT_HAVE_IFMA 0
@@ -64,16 +64,9 @@ static bool supported;
 static atomic_bool enabled = true;
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 
-static bool detect(void) {
-  unsigned a, b, c, d;
-  if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 27))) return false; /* OSXSAVE */
-  if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return false;
-  if (!(b & (1u << 16)) || !(b & (1u << 21))) return false; /* AVX512F, AVX512IFMA */
-  unsigned lo, hi;
-  __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-  (void)hi;
-  return (lo & 0xe6) == 0xe6; /* XMM, YMM, opmask, ZMM0-15 upper halves, ZMM16-31 */
-}
+/* The CPU check is the field layer's (CPUID: AVX-512F and IFMA; XGETBV: ZMM state saved), made
+ * once before main. */
+static bool detect(void) { return cuzk_field_ifma_supported(); }
 
 static void init(void) {
   const uint64_t *x = CUZK_R;
