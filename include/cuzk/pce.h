@@ -30,6 +30,13 @@ typedef struct cuzk_pce cuzk_pce;
 cuzk_r1cs_err cuzk_pce_create(cuzk_pce **out, cuzk_cs *record);
 void cuzk_pce_free(cuzk_pce *p);
 
+/* Records a circuit: blank(ctx, cs, msg, len) synthesizes it without a witness into a compact
+ * RECORD-mode system (record_compact), whose matrices become the evaluator. When blank fails,
+ * EINVAL with its message; otherwise the r1cs error, msg its text. */
+typedef bool (*cuzk_pce_blank_fn)(const void *ctx, cuzk_cs *cs, char *msg, size_t len);
+cuzk_r1cs_err cuzk_pce_record(cuzk_pce **out, cuzk_pce_blank_fn blank, const void *ctx, char *msg,
+                              size_t len);
+
 /* The recorded circuit's counts (ONE included in inputs; constraints without the per-input ones
  * the prover appends) and the bytes the evaluator holds. */
 size_t cuzk_pce_num_inputs(const cuzk_pce *p);

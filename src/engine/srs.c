@@ -175,18 +175,8 @@ static cuzk_pce *record_pce(cuzk_engine *e, const srs_set *s, const cuzk_g16_par
     if (r != CUZK_R1CS_EIO)
       eng_log(e, CUZK_LOG_WARN, NULL, "%s: %s: recording the matrices again", s->circ->id, why);
   }
-  cuzk_cs_opts o;
-  cuzk_cs_opts_default(&o, CUZK_CS_RECORD);
-  o.record_compact = true; /* 6 bytes a term: the matrices move into the evaluator */
-  cuzk_cs *cs = NULL;
-  cuzk_r1cs_err r = cuzk_cs_create(&cs, &o);
-  if (!r && !s->circ->blank(s->circ->arg, cs, msg, len)) {
-    cuzk_cs_destroy(cs);
-    return NULL;
-  }
-  if (!r) r = cuzk_cs_finish(cs);
-  if (!r) r = cuzk_pce_create(&pce, cs);
-  cuzk_cs_destroy(cs);
+  cuzk_r1cs_err r = cuzk_pce_record(&pce, s->circ->blank, s->circ->arg, msg, len);
+  if (r == CUZK_R1CS_EINVAL) return NULL; /* the blank circuit's own message */
   if (r) {
     snprintf(msg, len, "%s: recording the constraint matrices: %s", s->circ->id,
              cuzk_r1cs_strerror(r));

@@ -2,6 +2,7 @@
 /* Pre-compiled constraint evaluation (cuzk/pce.h, docs/r1cs.md "Pre-compiled constraints"): the
  * RECORD matrices in compact form (4-byte column, 2-byte coefficient index) and their products
  * with a witness, row ranges in parallel. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -126,6 +127,25 @@ cuzk_r1cs_err pce_finish(cuzk_pce *p) {
   }
   p->bytes += sizeof *p + p->n_dict * sizeof *p->dict;
   return CUZK_R1CS_OK;
+}
+
+cuzk_r1cs_err cuzk_pce_record(cuzk_pce **out, cuzk_pce_blank_fn blank, const void *ctx, char *msg,
+                              size_t len) {
+  *out = NULL;
+  cuzk_cs_opts o;
+  cuzk_cs_opts_default(&o, CUZK_CS_RECORD);
+  o.record_compact = true; /* 6 bytes a term: the matrices move into the evaluator */
+  cuzk_cs *cs = NULL;
+  cuzk_r1cs_err e = cuzk_cs_create(&cs, &o);
+  if (!e && !blank(ctx, cs, msg, len)) {
+    cuzk_cs_destroy(cs);
+    return CUZK_R1CS_EINVAL;
+  }
+  if (!e) e = cuzk_cs_finish(cs);
+  if (!e) e = cuzk_pce_create(out, cs);
+  cuzk_cs_destroy(cs);
+  if (e && msg && len) snprintf(msg, len, "%s", cuzk_r1cs_strerror(e));
+  return e;
 }
 
 void cuzk_pce_free(cuzk_pce *p) {

@@ -437,20 +437,30 @@ void cli_prover_free(cli_prover *pr) {
   memset(pr, 0, sizeof *pr);
 }
 
+/* A cli_synth_fn's blank circuit as cuzk_pce_record wants it. */
+typedef struct {
+  cli_synth_fn f;
+  const void *ctx;
+  unsigned part;
+} blank_of;
+
+static bool blank_synth(const void *ctx, cuzk_cs *cs, char *msg, size_t len) {
+  const blank_of *b = ctx;
+  return b->f(cs, b->ctx, b->part, true, msg, len);
+}
+
+int cli_record(cuzk_pce **out, cli_synth_fn f, const void *ctx, unsigned part, const char *cmd) {
+  blank_of b = {f, ctx, part};
+  char msg[512] = "";
+  if (cuzk_pce_record(out, blank_synth, &b, msg, sizeof msg))
+    return cli_fail(1, "%s: recording the circuit: %s", cmd, msg);
+  return -1;
+}
+
 int cli_record_pce(cuzk_pce **out, cli_synth_fn f, const void *ctx) {
   double t0 = cli_now_s();
-  cuzk_cs_opts o;
-  cuzk_cs_opts_default(&o, CUZK_CS_RECORD);
-  o.record_compact = true; /* 6 bytes a term: the matrices move into the evaluator */
-  cuzk_cs *cs;
-  char msg[512] = "out of memory";
-  if (cuzk_cs_create(&cs, &o)) return cli_fail(1, "prove: out of memory");
-  bool ok = f(cs, ctx, 0, true, msg, sizeof msg);
-  cuzk_r1cs_err e = ok ? cuzk_cs_finish(cs) : CUZK_R1CS_OK;
-  if (ok && !e) e = cuzk_pce_create(out, cs);
-  cuzk_cs_destroy(cs);
-  if (!ok) return cli_fail(1, "prove: recording the circuit: %s", msg);
-  if (e) return cli_fail(1, "prove: recording the circuit: %s", cuzk_r1cs_strerror(e));
+  int rc = cli_record(out, f, ctx, 0, "prove");
+  if (rc >= 0) return rc;
   printf("constraint matrices recorded in %.2f s (%zu constraints, %zu coefficients, %.1f MB)\n",
          cli_now_s() - t0, cuzk_pce_num_constraints(*out), cuzk_pce_num_coefficients(*out),
          (double)cuzk_pce_bytes(*out) / 1e6);

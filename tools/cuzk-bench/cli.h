@@ -230,6 +230,9 @@ typedef bool (*cli_synth_fn)(cuzk_cs *cs, const void *ctx, unsigned part, bool b
 /* The circuit's matrices from a blank RECORD-mode synthesis; prints how long it took. -1 on
  * success, else the exit code after a message. */
 int cli_record_pce(cuzk_pce **out, cli_synth_fn f, const void *ctx);
+/* The same without the line printed: partition part's blank circuit (cuzk_pce_record); errors
+ * name cmd. */
+int cli_record(cuzk_pce **out, cli_synth_fn f, const void *ctx, unsigned part, const char *cmd);
 /* Synthesizes partition part (WITNESS mode with pce, else PROVE mode) and proves it with pr;
  * prints the timings line under the name label. -1 on success, else the exit code. */
 int cli_prove_partition(cuzk_g16_proof *proof, const cli_prover *pr, const cuzk_pce *pce,

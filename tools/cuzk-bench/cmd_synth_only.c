@@ -314,18 +314,8 @@ typedef struct {
 /* The circuit's matrices, recorded from the blank circuit of the input's first position. */
 static int so_record(so_pce *pc, const so_input *in) {
   double t0 = cli_now_s();
-  cuzk_cs_opts o;
-  cuzk_cs_opts_default(&o, CUZK_CS_RECORD);
-  o.record_compact = true;
-  cuzk_cs *cs;
-  char msg[512] = "out of memory";
-  if (cuzk_cs_create(&cs, &o)) return cli_fail(1, "synth-only: out of memory");
-  bool ok = in->fn(cs, in->ctx, in->first, true, msg, sizeof msg);
-  cuzk_r1cs_err e = ok ? cuzk_cs_finish(cs) : CUZK_R1CS_OK;
-  if (ok && !e) e = cuzk_pce_create(&pc->pce, cs);
-  cuzk_cs_destroy(cs);
-  if (!ok) return cli_fail(1, "synth-only: recording the circuit: %s", msg);
-  if (e) return cli_fail(1, "synth-only: recording the circuit: %s", cuzk_r1cs_strerror(e));
+  int rc = cli_record(&pc->pce, in->fn, in->ctx, in->first, "synth-only");
+  if (rc >= 0) return rc;
   pc->record_s = cli_now_s() - t0;
   for (int k = 0; k < 3; k++)
     if (!(pc->buf[k] = malloc(SPMV_BLOCK * sizeof(cuzk_fr))))
