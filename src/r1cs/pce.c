@@ -1,15 +1,12 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Pre-compiled constraint evaluation (cuzk/pce.h, docs/r1cs.md "Pre-compiled constraints"): the
- * RECORD matrices in compact form (4-byte column, 2-byte coefficient index) and their products
- * with a witness, row ranges in parallel. */
+ * RECORD matrices in compact form (4-byte column, 2-byte coefficient index), their densities and
+ * accessors. Their products with a witness: pce_eval.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cuzk/pce.h"
-#include "field/consts.h"
-#include "field/limbs.h"
-#include "field/mont.h"
 #include "r1cs/coef_dict.h"
 #include "r1cs/cs_internal.h"
 #include "r1cs/pce_internal.h"
@@ -184,92 +181,4 @@ cuzk_r1cs_err cuzk_pce_result(const cuzk_pce *p, const cuzk_cs *witness, cuzk_cs
   for (int k = 0; k < 3; k++)
     *d[k] = (cuzk_density){p->dens[k], len[k], p->dens_count[k]};
   return CUZK_R1CS_OK;
-}
-
-typedef struct {
-  const cuzk_pce *p;
-  const cuzk_fr *inputs, *aux;
-  cuzk_fr **out;
-  size_t first; /* out[k][0] is row first */
-  int k0, k1;   /* the matrices k0 .. k1-1 */
-} eval_job;
-
-static inline bool is_zero(const cuzk_fr *a) {
-  return (a->l[0] | a->l[1] | a->l[2] | a->l[3]) == 0;
-}
-static inline bool is_one(const cuzk_fr *a) {
-  return ((a->l[0] ^ cuzk_fr_one.l[0]) | (a->l[1] ^ cuzk_fr_one.l[1]) |
-          (a->l[2] ^ cuzk_fr_one.l[2]) | (a->l[3] ^ cuzk_fr_one.l[3])) == 0;
-}
-
-/* Row by row: acc += coefficient * z[column]. Most witness values of these circuits are bits,
- * so a value of 0 costs nothing and a value of 1 adds the coefficient; a coefficient of ±1 adds
- * or subtracts the value; only the rest multiplies (as PROVE mode does, cs.c eval_row). */
-static void eval_rows(void *ctx, size_t begin, size_t end) {
-  const eval_job *j = ctx;
-  begin += j->first;
-  end += j->first;
-  const cuzk_pce *p = j->p;
-  const size_t ni = p->inputs;
-  const cuzk_fr *aux_z = j->aux - ni; /* aux_z[c] for c >= ni: no branch on the column kind */
-  for (int k = j->k0; k < j->k1; k++) {
-    const uint32_t *row_ptr = p->m[k].row_ptr.p, *cols = p->m[k].cols.p;
-    const uint16_t *coef = p->m[k].coef.p;
-    cuzk_fr *out = j->out[k];
-    for (size_t r = begin; r < end; r++) {
-      cuzk_fr acc = cuzk_fr_zero;
-      for (uint32_t t = row_ptr[r]; t < row_ptr[r + 1]; t++) {
-        uint32_t c = cols[t];
-        const cuzk_fr *z = c < ni ? &j->inputs[c] : &aux_z[c];
-        uint16_t d = coef[t];
-        if (d == COEF_ONE) {
-          limbs_add_mod(acc.l, acc.l, z->l, CUZK_R, 4);
-        } else if (d == COEF_MINUS_ONE) {
-          limbs_sub_mod(acc.l, acc.l, z->l, CUZK_R, 4);
-        } else if (is_zero(z)) {
-          continue;
-        } else if (is_one(z)) {
-          limbs_add_mod(acc.l, acc.l, p->dict[d].l, CUZK_R, 4);
-        } else {
-          cuzk_fr v;
-          cuzk_mont.fr_mul(v.l, p->dict[d].l, z->l);
-          limbs_add_mod(acc.l, acc.l, v.l, CUZK_R, 4);
-        }
-      }
-      out[r - j->first] = acc;
-    }
-  }
-}
-
-void cuzk_pce_eval(const cuzk_pce *p, const cuzk_fr *inputs, const cuzk_fr *aux, cuzk_fr *out[3],
-                   size_t len, cuzk_pool *pool, unsigned max_workers) {
-  cuzk_pce_eval_rows(p, inputs, aux, out, 0, p->rows, pool, max_workers);
-  size_t at = p->rows;
-  for (size_t i = 0; i < p->inputs; i++, at++) { /* a = input i, b = c = 0 */
-    out[0][at] = inputs[i];
-    out[1][at] = cuzk_fr_zero;
-    out[2][at] = cuzk_fr_zero;
-  }
-  for (int k = 0; k < 3; k++)
-    memset(out[k] + at, 0, (len - at) * sizeof(cuzk_fr));
-}
-
-void cuzk_pce_eval_rows(const cuzk_pce *p, const cuzk_fr *inputs, const cuzk_fr *aux,
-                        cuzk_fr *out[3], size_t first, size_t count, cuzk_pool *pool,
-                        unsigned max_workers) {
-  eval_job j = {p, inputs, aux, out, first, 0, 3};
-  if (first > p->rows || count > p->rows - first) return;
-  cuzk_parallel_for(pool, count, 4096, eval_rows, &j, max_workers);
-}
-
-void cuzk_pce_eval_matrix(const cuzk_pce *p, int k, const cuzk_fr *inputs, const cuzk_fr *aux,
-                          cuzk_fr *out, size_t len, cuzk_pool *pool, unsigned max_workers) {
-  if (k < 0 || k > 2 || len < p->rows + p->inputs) return;
-  cuzk_fr *outs[3] = {NULL, NULL, NULL};
-  outs[k] = out;
-  eval_job j = {p, inputs, aux, outs, 0, k, k + 1};
-  cuzk_parallel_for(pool, p->rows, 4096, eval_rows, &j, max_workers);
-  for (size_t i = 0; i < p->inputs; i++) /* the input constraints: a = input i, b = c = 0 */
-    out[p->rows + i] = k == 0 ? inputs[i] : cuzk_fr_zero;
-  memset(out + p->rows + p->inputs, 0, (len - p->rows - p->inputs) * sizeof(cuzk_fr));
 }
