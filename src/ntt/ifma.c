@@ -82,7 +82,9 @@ static void init(void) {
   }
   pinv52 = CUZK_R_N0 & M52; /* -r^-1 mod 2^64, hence mod 2^52 */
   supported = detect();
-  if (cuzk_cpu_force_portable()) atomic_store(&enabled, false); /* tests may still enable it */
+  /* off where the field layer's IFMA is off at start (CUZK_FORCE_PORTABLE, CUZK_NO_IFMA): one
+   * switch for every IFMA path; tests may still enable it */
+  if (!cuzk_field_ifma_enabled()) atomic_store(&enabled, false);
 }
 
 bool ntt_ifma_supported(void) {
