@@ -254,7 +254,7 @@ def self_test(root, dash, fams, pq):
     i = '{instance=~"$instance"}'
     planted = [
         (with_expr(f"sum(cuzk_proofs_done_total{i})"), "cuzk_proofs_done_total is not a metric"),
-        (with_expr(f"sum(process_resident_memory_bytes{i})"), "process_resident_memory_bytes is not"),
+        (with_expr(f"sum(process_cpu_seconds_total{i})"), "process_cpu_seconds_total is not"),
         (with_expr(f"sum(cuzk_queue_depth_count{i})"), "cuzk_queue_depth is a gauge"),
         (with_expr(f"sum(rate(cuzk_stage_duration_seconds{i}[5m]))"), "is a histogram: read"),
         (with_expr(f"sum(rate(cuzk_stage_duration_seconds_bucket{i}[5m]))"), "outside histogram_quantile"),

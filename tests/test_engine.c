@@ -355,6 +355,17 @@ static void test_warm(cuzk_engine *e, const char *dir) {
   char want[96];
   snprintf(want, sizeof want, "cuzk_srs_warm_bytes %llu\n", (unsigned long long)fst.st_size);
   CHECK(text && strstr(text, want));
+  /* the process's resident memory against VmRSS of /proc/self/status, read just after */
+  const char *rss_line = text ? strstr(text, "\nprocess_resident_memory_bytes ") : NULL;
+  double rss = rss_line ? strtod(rss_line + 31, NULL) : 0, vm_kb = 0;
+  FILE *st = fopen("/proc/self/status", "r");
+  char line[256];
+  while (st && fgets(line, sizeof line, st))
+    if (!strncmp(line, "VmRSS:", 6)) vm_kb = strtod(line + 6, NULL);
+  if (st) fclose(st);
+  double diff = rss - vm_kb * 1024;
+  CHECK_MSG(rss > 1e6 && vm_kb > 0 && diff < 0.1 * rss && -diff < 0.1 * rss,
+            "process_resident_memory_bytes %.0f against VmRSS %.0f kB", rss, vm_kb);
   free(text);
 
   /* WARM -> HOT decodes the mapping */

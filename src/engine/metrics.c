@@ -2,10 +2,12 @@
 /* The engine's metrics (Prometheus text: the reference daemon's names,
  * docs/spec/cuzk-interface.md §4.14.2, plus per-stage duration histograms, queue depths, memory and
  * parameter bytes) and the /status JSON (§4.14.3's shape, with what a CPU engine has). */
+#define _POSIX_C_SOURCE 200809L /* sysconf */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "engine/engine_internal.h"
 
@@ -98,6 +100,8 @@ bool eng_metrics_init(cuzk_engine *e) {
       plain(e, CUZK_PROM_GAUGE, "cuzk_srs_loaded_bytes", "Bytes of loaded parameter sets", &ok);
   e->m_warm_bytes = plain(e, CUZK_PROM_GAUGE, "cuzk_srs_warm_bytes",
                           "Bytes of parameter files kept mapped after eviction (WARM tier)", &ok);
+  e->m_rss = plain(e, CUZK_PROM_GAUGE, "process_resident_memory_bytes",
+                   "Resident memory of the daemon process (Linux /proc/self/statm)", &ok);
   e->f_srs_loaded = family(e, CUZK_PROM_GAUGE, "cuzk_srs_loaded",
                            "1 if the parameter set is loaded", "circuit_id", NULL, 0, &ok);
   for (unsigned i = 0; i < e->n_srs; i++)
@@ -120,8 +124,21 @@ void eng_stage(cuzk_engine *e, int stage, double seconds) {
   cuzk_prom_observe(e->m_stage[stage], seconds);
 }
 
+/* The process's resident bytes: statm's second field (pages); 0 where /proc is not there. What
+ * the engine accounts (partitions, parameters) is a part of it; this is what the OOM killer sees.
+ */
+static double resident_bytes(void) {
+  FILE *f = fopen("/proc/self/statm", "r");
+  unsigned long long size = 0, resident = 0;
+  bool ok = f && fscanf(f, "%llu %llu", &size, &resident) == 2;
+  if (f) fclose(f);
+  long page = sysconf(_SC_PAGESIZE);
+  return ok && page > 0 ? (double)resident * (double)page : 0;
+}
+
 char *cuzk_engine_metrics_text(cuzk_engine *e) {
   if (!e) return NULL;
+  double rss = resident_bytes();
   pthread_mutex_lock(&e->mu);
   unsigned queued = 0, running = 0, by_prio[CUZK_PRIORITY_CRITICAL + 1] = {0};
   for (eng_job *j = e->active; j; j = j->anext) {
@@ -142,6 +159,7 @@ char *cuzk_engine_metrics_text(cuzk_engine *e) {
   cuzk_prom_set(e->m_mem_budget, (double)e->mem_budget);
   cuzk_prom_set(e->m_srs_bytes, (double)e->srs_bytes);
   cuzk_prom_set(e->m_warm_bytes, (double)e->warm_bytes);
+  cuzk_prom_set(e->m_rss, rss);
   for (unsigned i = 0; i < e->n_srs; i++) {
     const char *v[1] = {e->srs[i].circ->id};
     cuzk_prom_set(cuzk_prom_series_get(e->f_srs_loaded, v), e->srs[i].params ? 1 : 0);
