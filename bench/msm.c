@@ -10,11 +10,14 @@
  *            the plain MSM on dense random scalars of the same size.
  *   --ifma   (G1) the same MSMs with the 8-lane IFMA batched addition on and off
  *            (cuzk_field_use_ifma), each with its own plan, results compared byte for byte.
+ *   --vs-blst (built with -DCUZK_BLST_DIR only) blst's Pippenger on the same bases and random
+ *            scalars, on one thread and split into two halves on two threads, interleaved with
+ *            cuzk's plain MSM, results compared byte for byte (bench/msm_blst.h).
  * Variants are timed interleaved (A, B, A, B, ...); the median and the minimum are printed.
  *
  *   usage: msm [--g1 LOGS] [--g2 LOGS] [--threads T] [--runs R] [--baseline-max LOG]
  *              [--method auto|affine|xyzz] [--window C] [--sweep] [--no-witness] [--cpu]
- *              [--ifma]
+ *              [--ifma] [--vs-blst]
  *   LOGS: comma-separated log2 sizes ("" for none); defaults --g1 16,20 --g2 14,18.
  *   --sweep times both bucket methods (or --method's) at windows c-2..c+2 around --window
  *   (default log2 n - 4), interleaved round by round; the other rows are then automatic.
@@ -30,6 +33,9 @@
 #include "cuzk/field.h"
 #include "cuzk/msm.h"
 #include "cuzk/pool.h"
+#ifdef CUZK_BENCH_BLST
+#include "msm_blst.h"
+#endif
 
 /* --cpu: process CPU time instead of wall time, steadier on a shared machine (1 thread only). */
 static clockid_t bench_clock = CLOCK_MONOTONIC;
@@ -198,7 +204,7 @@ BENCH_GROUP(g2, cuzk_g2_affine, cuzk_g2)
 
 /* ---- driver ---------------------------------------------------------------------------------- */
 
-static int runs = 3, sweep = 0, do_witness = 1, ifma_ab = 0;
+static int runs = 3, sweep = 0, do_witness = 1, ifma_ab = 0, vs_blst = 0;
 static unsigned baseline_max = 20, window = 0;
 static cuzk_msm_method method = CUZK_MSM_AUTO;
 
@@ -219,6 +225,47 @@ static double blst_ref(int g2, unsigned lg) {
   if (g2 && lg == 18) return threads == 1 ? 5.2 : threads == 2 ? 2.6 : 0;
   return 0;
 }
+
+#ifdef CUZK_BENCH_BLST
+/* cuzk's plain MSM (r, already computed on these scalars), blst on one thread and blst in two
+ * halves on two threads, interleaved round by round; ratios cuzk / blst. */
+#define BENCH_BLST(G, AFF, JAC, BYTES)                                                            \
+  static void G##_vs_blst(unsigned lg, const cuzk_fr *k, const cuzk_msm_opts *o, const JAC *r) {  \
+    size_t n = (size_t)1 << lg;                                                                   \
+    double t0 = now_s();                                                                          \
+    msm_blst_##G##_bases(G##_bases, n);                                                           \
+    msm_blst_scalars(k, n);                                                                       \
+    fprintf(stderr, "# %s: bases and scalars converted for blst in %.2f s\n", #G, now_s() - t0);  \
+    AFF a;                                                                                        \
+    uint8_t want[BYTES], got[BYTES];                                                              \
+    cuzk_##G##_to_affine(&a, r);                                                                  \
+    cuzk_##G##_to_uncompressed(want, &a);                                                         \
+    double tc[64], t1[64], t2[64];                                                                \
+    JAC rc;                                                                                       \
+    for (int i = 0; i < runs; i++) {                                                              \
+      tc[i] = G##_time(G##_PLAIN, &rc, n, k, o);                                                  \
+      G##_same(&rc, r, "plain/plain");                                                            \
+      double s = now_s();                                                                         \
+      msm_blst_##G(got, n, 0);                                                                    \
+      t1[i] = now_s() - s;                                                                        \
+      if (memcmp(got, want, BYTES)) G##_differ("cuzk/blst (1 thread)");                           \
+      s = now_s();                                                                                \
+      msm_blst_##G(got, n, 1);                                                                    \
+      t2[i] = now_s() - s;                                                                        \
+      if (memcmp(got, want, BYTES)) G##_differ("cuzk/blst (2 halves)");                           \
+    }                                                                                             \
+    double mc = bench_median(tc, runs), m1 = bench_median(t1, runs), m2 = bench_median(t2, runs); \
+    printf("%-3s %-22s 2^%-3u cuzk %u thr %8.3f s   blst 1 thr %8.3f s (cuzk/blst %5.2f)   "      \
+           "blst 2 halves %8.3f s (cuzk/blst %5.2f)\n",                                           \
+           #G, "vs blst, same points", lg, threads, mc, m1, mc / m1, m2, mc / m2);                \
+    fflush(stdout);                                                                               \
+  }
+BENCH_BLST(g1, cuzk_g1_affine, cuzk_g1, 96)
+BENCH_BLST(g2, cuzk_g2_affine, cuzk_g2, 192)
+#define VS_BLST(G, lg, k, o, r) G##_vs_blst(lg, k, o, r)
+#else
+#define VS_BLST(G, lg, k, o, r) ((void)0)
+#endif
 
 #define BENCH_SIZE(G, JAC, IS_G2)                                                                 \
   static void G##_bench(unsigned lg) {                                                            \
@@ -254,6 +301,7 @@ static double blst_ref(int g2, unsigned lg) {
           0);                                                                                     \
       row(#G, "witness 70/25/5", lg, mw, tw[0], "plain, random", mp, 0);                          \
     }                                                                                             \
+    if (vs_blst) VS_BLST(G, lg, kd, &o, &r0);                                                     \
     if (ifma_ab && !IS_G2) {                                                                      \
       double ti[64], ts[64], tiw[64], tsw[64];                                                    \
       for (int i = 0; i < runs; i++) { /* interleaved: IFMA, scalar, IFMA, scalar, ... */         \
@@ -351,12 +399,14 @@ int main(int argc, char **argv) {
       do_witness = 0;
     } else if (!strcmp(a, "--ifma")) {
       ifma_ab = 1;
+    } else if (!strcmp(a, "--vs-blst")) {
+      vs_blst = 1;
     } else {
       fprintf(
           stderr,
           "usage: %s [--g1 LOGS] [--g2 LOGS] [--threads T] [--runs R] [--baseline-max LOG]\n"
           "          [--method auto|affine|xyzz] [--window C] [--sweep] [--no-witness] [--cpu]\n"
-          "          [--ifma]\n",
+          "          [--ifma] [--vs-blst]\n",
           argv[0]);
       return 2;
     }
@@ -370,6 +420,12 @@ int main(int argc, char **argv) {
     fprintf(stderr, "msm: --ifma needs the IFMA kernel enabled (CPU support, no CUZK_NO_IFMA)\n");
     return 2;
   }
+#ifndef CUZK_BENCH_BLST
+  if (vs_blst) {
+    fprintf(stderr, "msm: --vs-blst needs a build configured with -DCUZK_BLST_DIR\n");
+    return 2;
+  }
+#endif
   if (cuzk_pool_create(&pool, threads) != CUZK_POOL_OK) {
     fprintf(stderr, "msm: cannot create the pool\n");
     return 1;
@@ -385,6 +441,9 @@ int main(int argc, char **argv) {
     g2_bench(g2l[i]);
   free(g1_bases);
   free(g2_bases);
+#ifdef CUZK_BENCH_BLST
+  msm_blst_free();
+#endif
   cuzk_pool_destroy(pool);
   return 0;
 }
