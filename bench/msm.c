@@ -8,7 +8,7 @@
  *            threads, G2 2^18 5.2 s / 2.6 s);
  *   witness  (70 % zeros, 25 % ones, 5 % random) vs the plain MSM on the same scalars, and vs
  *            the plain MSM on dense random scalars of the same size.
- *   --ifma   (G1) the same MSMs with the 8-lane IFMA batched addition on and off
+ *   --ifma   the same MSMs with the 8-lane IFMA batched addition on and off
  *            (cuzk_field_use_ifma), each with its own plan, results compared byte for byte.
  *   --vs-blst (built with -DCUZK_BLST_DIR only) blst's Pippenger on the same bases and random
  *            scalars, on one thread and split into two halves on two threads, interleaved with
@@ -302,7 +302,7 @@ BENCH_BLST(g2, cuzk_g2_affine, cuzk_g2, 192)
       row(#G, "witness 70/25/5", lg, mw, tw[0], "plain, random", mp, 0);                          \
     }                                                                                             \
     if (vs_blst) VS_BLST(G, lg, kd, &o, &r0);                                                     \
-    if (ifma_ab && !IS_G2) {                                                                      \
+    if (ifma_ab) {                                                                                \
       double ti[64], ts[64], tiw[64], tsw[64];                                                    \
       for (int i = 0; i < runs; i++) { /* interleaved: IFMA, scalar, IFMA, scalar, ... */         \
         cuzk_field_use_ifma(true);                                                                \

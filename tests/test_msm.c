@@ -507,64 +507,71 @@ static void test_witness_g2(void) {
 /* One flush of k additions on n accumulators through the MSM's lanes and through the scalar
  * kernels (msm/batch_ifma.h): the same accumulators and skipped flags, byte for byte. Batches
  * of every size 1..40 (partial vectors) and 512; special = additions whose point is +-its
- * accumulator (no slope: the side value). */
-static void flush_case(uint64_t *s, const cuzk_g1_affine *pts, size_t np, size_t n, size_t k,
-                       unsigned special) {
-  cuzk_g1_affine *a1 = malloc(n * sizeof *a1), *a2 = malloc(n * sizeof *a2);
-  cuzk_g1_affine *own = malloc(k * sizeof *own);
-  const cuzk_g1_affine **pt = malloc(k * sizeof *pt);
-  uint32_t *idx = malloc(k * sizeof *idx), *perm = malloc(n * sizeof *perm);
-  uint8_t *sk1 = malloc(k), *sk2 = malloc(k);
-  for (size_t i = 0; i < n; i++) {
-    a1[i] = pts[rng_next(s) % np];
-    perm[i] = (uint32_t)i;
+ * accumulator (no slope: the side value). Written once for G1 and G2. */
+#define FLUSH_CASE(G, AFF)                                                               \
+  static void G##_flush_case(uint64_t *s, const AFF *pts, size_t np, size_t n, size_t k, \
+                             unsigned special) {                                         \
+    AFF *a1 = malloc(n * sizeof *a1), *a2 = malloc(n * sizeof *a2);                      \
+    AFF *own = malloc(k * sizeof *own);                                                  \
+    const AFF **pt = malloc(k * sizeof *pt);                                             \
+    uint32_t *idx = malloc(k * sizeof *idx), *perm = malloc(n * sizeof *perm);           \
+    uint8_t *sk1 = malloc(k), *sk2 = malloc(k);                                          \
+    for (size_t i = 0; i < n; i++) {                                                     \
+      a1[i] = pts[rng_next(s) % np];                                                     \
+      perm[i] = (uint32_t)i;                                                             \
+    }                                                                                    \
+    for (size_t i = n; i-- > 1;) {                                                       \
+      size_t j = rng_next(s) % (i + 1);                                                  \
+      uint32_t t = perm[i];                                                              \
+      perm[i] = perm[j];                                                                 \
+      perm[j] = t;                                                                       \
+    }                                                                                    \
+    for (size_t e = 0; e < k; e++) {                                                     \
+      bool neg = rng_next(s) & 1;                                                        \
+      idx[e] = perm[e] | (neg ? MSM_IFMA_NEG_BIT : 0);                                   \
+      if (special && rng_next(s) % special == 0) { /* +-A: a doubling or A - A */        \
+        own[e] = a1[perm[e]];                                                            \
+        if (rng_next(s) & 1) cuzk_##G##_affine_neg(&own[e], &own[e]);                    \
+        pt[e] = &own[e];                                                                 \
+      } else {                                                                           \
+        pt[e] = &pts[rng_next(s) % np];                                                  \
+      }                                                                                  \
+    }                                                                                    \
+    memcpy(a2, a1, n * sizeof *a1);                                                      \
+    CHECK(msm_##G##_batch_add_lanes(a1, n, idx, pt, k, sk1));                            \
+    CHECK(msm_##G##_batch_add_scalar(a2, n, idx, pt, k, sk2));                           \
+    CHECK_MSG(memcmp(a1, a2, n * sizeof *a1) == 0 && memcmp(sk1, sk2, k) == 0,           \
+              #G " flush lanes/scalar k=%zu special=%u", k, special);                    \
+    free(a1);                                                                            \
+    free(a2);                                                                            \
+    free(own);                                                                           \
+    free(pt);                                                                            \
+    free(idx);                                                                           \
+    free(perm);                                                                          \
+    free(sk1);                                                                           \
+    free(sk2);                                                                           \
+  }                                                                                      \
+  static void G##_flush_lanes(uint64_t *s) {                                             \
+    enum { NP = 600 };                                                                   \
+    AFF *pts = malloc(NP * sizeof *pts);                                                 \
+    G##_bases(s, pts, NP);                                                               \
+    for (size_t k = 1; k <= 40; k++) {                                                   \
+      G##_flush_case(s, pts, NP, 64, k, 0);                                              \
+      G##_flush_case(s, pts, NP, 64, k, 3);                                              \
+    }                                                                                    \
+    G##_flush_case(s, pts, NP, 2048, 512, 0);                                            \
+    G##_flush_case(s, pts, NP, 2048, 512, 50);                                           \
+    G##_flush_case(s, pts, NP, 512, 512, 1); /* every addition without a slope */        \
+    free(pts);                                                                           \
   }
-  for (size_t i = n; i-- > 1;) {
-    size_t j = rng_next(s) % (i + 1);
-    uint32_t t = perm[i];
-    perm[i] = perm[j];
-    perm[j] = t;
-  }
-  for (size_t e = 0; e < k; e++) {
-    bool neg = rng_next(s) & 1;
-    idx[e] = perm[e] | (neg ? MSM_IFMA_NEG_BIT : 0);
-    if (special && rng_next(s) % special == 0) { /* +-A: a doubling or A - A */
-      own[e] = a1[perm[e]];
-      if (rng_next(s) & 1) cuzk_g1_affine_neg(&own[e], &own[e]);
-      pt[e] = &own[e];
-    } else {
-      pt[e] = &pts[rng_next(s) % np];
-    }
-  }
-  memcpy(a2, a1, n * sizeof *a1);
-  CHECK(msm_g1_batch_add_lanes(a1, n, idx, pt, k, sk1));
-  CHECK(msm_g1_batch_add_scalar(a2, n, idx, pt, k, sk2));
-  CHECK_MSG(memcmp(a1, a2, n * sizeof *a1) == 0 && memcmp(sk1, sk2, k) == 0,
-            "flush lanes/scalar k=%zu special=%u", k, special);
-  free(a1);
-  free(a2);
-  free(own);
-  free(pt);
-  free(idx);
-  free(perm);
-  free(sk1);
-  free(sk2);
-}
+FLUSH_CASE(g1, cuzk_g1_affine)
+FLUSH_CASE(g2, cuzk_g2_affine)
 
 static void test_flush_lanes(void) {
   if (!ifma_both) return;
   uint64_t s = 9;
-  enum { NP = 600 };
-  cuzk_g1_affine *pts = malloc(NP * sizeof *pts);
-  g1_bases(&s, pts, NP);
-  for (size_t k = 1; k <= 40; k++) {
-    flush_case(&s, pts, NP, 64, k, 0);
-    flush_case(&s, pts, NP, 64, k, 3);
-  }
-  flush_case(&s, pts, NP, 2048, 512, 0);
-  flush_case(&s, pts, NP, 2048, 512, 50);
-  flush_case(&s, pts, NP, 512, 512, 1); /* every addition without a slope */
-  free(pts);
+  g1_flush_lanes(&s);
+  g2_flush_lanes(&s);
 }
 
 /* ---- errors ------------------------------------------------------------------------------- */

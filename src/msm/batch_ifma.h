@@ -56,4 +56,10 @@ bool msm_g1_batch_add_scalar(cuzk_g1_affine *acc, size_t n, const uint32_t *idx,
 bool msm_g1_batch_add_lanes(cuzk_g1_affine *acc, size_t n, const uint32_t *idx,
                             const cuzk_g1_affine *const *pt, size_t k, uint8_t *skipped);
 
+/* The same two for G2 (batch_affine_ifma_g2.inc: Fp2 on eight lanes), for tests. */
+bool msm_g2_batch_add_scalar(cuzk_g2_affine *acc, size_t n, const uint32_t *idx,
+                             const cuzk_g2_affine *const *pt, size_t k, uint8_t *skipped);
+bool msm_g2_batch_add_lanes(cuzk_g2_affine *acc, size_t n, const uint32_t *idx,
+                            const cuzk_g2_affine *const *pt, size_t k, uint8_t *skipped);
+
 #endif

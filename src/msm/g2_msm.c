@@ -16,6 +16,10 @@
 #define F(x) cuzk_fp2_##x
 #define F_T cuzk_fp2
 #define F_IS_ZERO(a) (limbs_is_zero((a)->c0.l, 6) && limbs_is_zero((a)->c1.l, 6))
+/* batch_affine.inc's additions on eight IFMA lanes when enabled (batch_affine_ifma_g2.inc), with
+ * two 52-bit-limb vectors (c0, c1) per eight additions in den and pre */
+#define MSM_BATCH_ADDS_LANES msm_g2_batch_adds_ifma
+#define MSM_DEN_BYTES 128
 /* The templates in dependency order, each using those above it. */
 /* clang-format off */
 #include "msm/xyzz.inc"
@@ -23,6 +27,7 @@
 #include "msm/reduce.inc"
 #include "msm/pippenger.inc"
 #include "msm/witness.inc"
+#include "msm/batch_affine_ifma_g2.inc" /* the IFMA flush */
 /* clang-format on */
 
 cuzk_msm_err cuzk_g2_msm(cuzk_g2 *r, const cuzk_g2_affine *bases, const cuzk_fr *scalars, size_t n,
