@@ -30,13 +30,18 @@
 #include "msm/batch_affine_ifma_g2.inc" /* the IFMA flush */
 /* clang-format on */
 
+/* The plan's costs follow the kernel the batched additions will run on. */
+static const msm_costs *g2_costs(void) {
+  return cuzk_field_ifma_enabled() ? &msm_costs_g2_ifma : &msm_costs_g2;
+}
+
 cuzk_msm_err cuzk_g2_msm(cuzk_g2 *r, const cuzk_g2_affine *bases, const cuzk_fr *scalars, size_t n,
                          const cuzk_msm_opts *opts) {
-  return msm_g2_msm(r, bases, scalars, n, opts, &msm_costs_g2);
+  return msm_g2_msm(r, bases, scalars, n, opts, g2_costs());
 }
 
 cuzk_msm_err cuzk_g2_msm_witness(cuzk_g2 *r, const cuzk_g2_affine *bases, size_t nbases,
                                  const cuzk_fr *scalars, size_t n, const uint64_t *density,
                                  const cuzk_msm_opts *opts) {
-  return msm_g2_msm_witness(r, bases, nbases, scalars, n, density, opts, &msm_costs_g2);
+  return msm_g2_msm_witness(r, bases, nbases, scalars, n, density, opts, g2_costs());
 }

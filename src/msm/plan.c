@@ -46,6 +46,24 @@ const msm_costs msm_costs_g1_ifma = {.affine_add = 80,
                                      .mul = 62000,
                                      .affine_bytes = sizeof(cuzk_g1_affine),
                                      .xyzz_bytes = 4 * sizeof(cuzk_fp)};
+/* G2 with the additions on IFMA lanes (batch_affine_ifma_g2.inc), measured as the G1 table
+ * (bench/msm --g2 ... --threads 1 --cpu --method affine --ifma, time per point between two
+ * sizes at one window, docs/msm.md "Cost model with IFMA"): 337 ns at c = 12 (2^16..2^18),
+ * 354-380 at c = 15 (2^18..2^20); 320 + 20 per doubling fits both. red_affine: two of these
+ * additions per bucket, as in the scalar table; the inversion of a flush: one scalar Fp2 batch
+ * inversion of eight chain ends with their conversions. XYZZ: the scalar values. */
+const msm_costs msm_costs_g2_ifma = {.affine_add = 320,
+                                     .affine_per_doubling = 20,
+                                     .xyzz_madd = 810,
+                                     .xyzz_per_doubling = 70,
+                                     .inversion = 4000,
+                                     .red_affine = 640,
+                                     .red_mixed = 1870,
+                                     .red_xyzz = 2200,
+                                     .scan = 4,
+                                     .mul = 212000,
+                                     .affine_bytes = sizeof(cuzk_g2_affine),
+                                     .xyzz_bytes = 4 * sizeof(cuzk_fp2)};
 const msm_costs msm_costs_g2 = {.affine_add = 570,
                                 .affine_per_doubling = 18,
                                 .xyzz_madd = 810,

@@ -36,9 +36,10 @@ typedef struct {
   size_t affine_bytes, xyzz_bytes;        /* sizes of a bucket of each kind */
 } msm_costs;
 
-/* msm_costs_g1_ifma: G1 with the batched affine additions on IFMA lanes (batch_affine_ifma.inc),
- * the table g1_msm.c passes while cuzk_field_ifma_enabled(). */
-extern const msm_costs msm_costs_g1, msm_costs_g1_ifma, msm_costs_g2;
+/* msm_costs_g{1,2}_ifma: the batched affine additions on IFMA lanes (batch_affine_ifma.inc,
+ * batch_affine_ifma_g2.inc), the tables g1_msm.c and g2_msm.c pass while
+ * cuzk_field_ifma_enabled(). */
+extern const msm_costs msm_costs_g1, msm_costs_g1_ifma, msm_costs_g2, msm_costs_g2_ifma;
 
 /* workers: threads available to this call (>= 1). The options' method and window, if set,
  * are obeyed. */
