@@ -92,6 +92,17 @@ static void b_prod3(void) {
   sink += blst_fp12_is_one(&f);
 }
 
+/* 4096 affine points summed (cuzk_g1_affine_sum against blst_p1s_add: batched affine additions
+ * in rounds, the issue #16 oddity). */
+#define SUM_N 4096
+static cuzk_g1_affine csum[SUM_N];
+static blst_p1_affine bsum[SUM_N];
+static void c_sum(void) { cuzk_g1_affine_sum(&cacc1, csum, SUM_N); }
+static void b_sum(void) {
+  const blst_p1_affine *pp[2] = {bsum, NULL};
+  blst_p1s_add(&bacc1, pp, SUM_N);
+}
+
 static double t1(void (*f)(void), unsigned it) {
   double t0 = now();
   for (unsigned i = 0; i < it; i++)
@@ -164,6 +175,34 @@ int main(int argc, char **argv) {
     blst_p2_deserialize(&bqs[i], u);
     cuzk_g2_prepare(&cprep[i], &cqs[i]);
   }
+  { /* the points to sum: P_i = (i + 1) * 7919 G, distinct, none the negative of another */
+    cuzk_g1 acc, step;
+    cuzk_fr k7;
+    uint64_t s7[4] = {7919, 0, 0, 0};
+    cuzk_fr_from_canonical(&k7, s7);
+    cuzk_g1_mul(&step, &g, &k7);
+    acc = step;
+    static cuzk_g1 jac[SUM_N];
+    for (int i = 0; i < SUM_N; i++) {
+      jac[i] = acc;
+      cuzk_g1_add(&acc, &acc, &step);
+    }
+    cuzk_g1_batch_to_affine(csum, jac, SUM_N);
+    for (int i = 0; i < SUM_N; i++) {
+      cuzk_g1_to_uncompressed(u, &csum[i]);
+      blst_p1_deserialize(&bsum[i], u);
+    }
+    c_sum();
+    b_sum();
+    cuzk_g1_affine ca;
+    blst_p1_affine ba;
+    unsigned char cu[96], bu[96];
+    cuzk_g1_to_affine(&ca, &cacc1);
+    cuzk_g1_to_uncompressed(cu, &ca);
+    blst_p1_to_affine(&ba, &bacc1);
+    blst_p1_affine_serialize(bu, &ba);
+    printf("# affine sums of %d points equal: %s\n", SUM_N, memcmp(cu, bu, 96) ? "NO" : "yes");
+  }
   /* sanity: same pairing value */
   c_pair();
   b_pair();
@@ -182,6 +221,7 @@ int main(int argc, char **argv) {
   cmp("g2_dbl", c_g2dbl, b_g2dbl, 10000, rounds, 570);
   cmp("g1_decompress", c_dec, b_dec, 500, rounds, 12000);
   cmp("g1_subgroup_check", c_sub, b_sub, 300, rounds, 45000);
+  cmp("g1_affine_sum_4096", c_sum, b_sum, 20, rounds, 0);
   cmp("pairing", c_pair, b_pair, 20, rounds, 750000);
   cmp("pairing_product_3", c_prod3, b_prod3, 20, rounds, 1100000);
   cmp("product_3_prepared", c_prod3p, b_prod3, 20, rounds, 1100000);
