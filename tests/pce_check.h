@@ -56,6 +56,42 @@ static bool pce_matrices_eq(const cuzk_pce *pce, const cuzk_cs *rec) {
   return true;
 }
 
+/* The recording's segment marks (cuzk_cs_segments) kept by both evaluators, and a witness
+ * synthesized with them as its layout on a pool of two threads (the segments at once) equal, byte
+ * for byte, to the one synthesized in order. */
+static void pce_check_segments(const char *what, const cuzk_pce *pce, const cuzk_pce *pce_full,
+                               const cuzk_cs *rec, const cuzk_cs *wit, pce_synth_fn f, void *ctx) {
+  const cuzk_cs_mark *m, *mf, *mr;
+  size_t n = cuzk_pce_marks(pce, &m), nf = cuzk_pce_marks(pce_full, &mf);
+  size_t nr = cuzk_cs_marks(rec, &mr);
+  CHECK_MSG(n == nr && nf == nr &&
+                (n == 0 || (!memcmp(m, mr, n * sizeof *m) && !memcmp(mf, mr, n * sizeof *m))),
+            "%s: the evaluators' segment marks differ from the recording's", what);
+  cuzk_pool *pool = NULL;
+  cuzk_cs_opts o;
+  cuzk_cs_opts_default(&o, CUZK_CS_WITNESS);
+  cuzk_cs *par = NULL;
+  if (cuzk_pool_create(&pool, 2) || cuzk_cs_create(&par, &o)) {
+    CHECK_MSG(false, "%s: out of memory", what);
+  } else {
+    cuzk_cs_set_layout(par, m, n, pool);
+    bool ok = f(par, ctx, true) && cuzk_cs_error(par) == CUZK_R1CS_OK;
+    cuzk_cs_result a, b;
+    cuzk_cs_result_get(wit, &a);
+    cuzk_cs_result_get(par, &b);
+    CHECK_MSG(ok && a.num_inputs == b.num_inputs && a.num_aux == b.num_aux &&
+                  a.num_constraints == b.num_constraints &&
+                  !memcmp(a.inputs, b.inputs, a.num_inputs * sizeof(cuzk_fr)) &&
+                  !memcmp(a.aux, b.aux, a.num_aux * sizeof(cuzk_fr)),
+              "%s: the witness with %zu segment marks as its layout differs from the one in order",
+              what, n);
+    printf("%s: %zu segment marks; the witness synthesized with them equals the one in order\n",
+           what, n);
+  }
+  cuzk_cs_destroy(par);
+  cuzk_pool_destroy(pool);
+}
+
 /* Returns the evaluator's dictionary size (0 on failure, reported). */
 static size_t pce_check(const char *what, pce_synth_fn f, void *ctx, cuzk_pool *pool) {
   cuzk_cs *rec = pce_check_run(CUZK_CS_RECORD, false, f, ctx);
@@ -93,6 +129,7 @@ static size_t pce_check(const char *what, pce_synth_fn f, void *ctx, cuzk_pool *
   CHECK_MSG(cuzk_pce_bytes(pce) == cuzk_pce_bytes(pce_full) &&
                 cuzk_pce_num_coefficients(pce) == cuzk_pce_num_coefficients(pce_full),
             "%s: compact and copied recordings differ in size", what);
+  pce_check_segments(what, pce, pce_full, rec, wit, f, ctx);
   cuzk_cs_result rp, rw;
   cuzk_cs_result_get(prv, &rp); /* the densities before the prover appends input constraints */
   CHECK_MSG(cuzk_pce_result(pce, wit, &rw) == CUZK_R1CS_OK, "%s: cuzk_pce_result", what);

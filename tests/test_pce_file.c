@@ -20,6 +20,8 @@
 
 static uint64_t g_rng = 0x9ce5f11eULL;
 
+static cuzk_r1cs_err constraints(cuzk_cs *cs, unsigned seg, void *ctx);
+
 /* A random circuit: 3 inputs, 400 aux, 1500 constraints of 0-5 terms per side, coefficients
  * drawn from 1, -1, powers of two and random values; witness random (values kept or not). */
 static void synth(cuzk_cs *cs) {
@@ -31,7 +33,15 @@ static void synth(cuzk_cs *cs) {
     cuzk_fr_from_u64(&x, rng_next(&g_rng));
     v[i] = i < 3 ? cuzk_cs_alloc_input(cs, hv ? &x : NULL) : cuzk_cs_alloc(cs, hv ? &x : NULL);
   }
-  for (int c = 0; c < 1500; c++) {
+  cuzk_cs_segments(cs, 3, constraints, v, NULL); /* 3 x 500: the file keeps the 4 marks */
+  g_rng = seed;                                  /* the same circuit and witness every time */
+}
+
+/* 500 random constraints over v (one segment of the circuit). */
+static cuzk_r1cs_err constraints(cuzk_cs *cs, unsigned seg, void *ctx) {
+  const cuzk_var *v = ctx;
+  (void)seg;
+  for (int c = 0; c < 500; c++) {
     cuzk_lc lc[3];
     cuzk_lc_init3(&lc[0], &lc[1], &lc[2], cs);
     for (int k = 0; k < 3; k++) {
@@ -52,7 +62,7 @@ static void synth(cuzk_cs *cs) {
     }
     cuzk_cs_enforce(cs, "c", &lc[0], &lc[1], &lc[2]);
   }
-  g_rng = seed; /* the same circuit and witness every time */
+  return CUZK_R1CS_OK;
 }
 
 static cuzk_cs *run(cuzk_cs_mode mode) {
@@ -106,7 +116,7 @@ static void spit(const char *path, const uint8_t *p, size_t n) {
 }
 
 /* the header's layout (pce_file.c): magic, version, size, circuit id, tag, body SHA-256, counts */
-enum { HDR = 208, OFF_SHA = 120, OFF_COUNTS = 152, OFF_NDICT = 176 };
+enum { HDR = 216, OFF_SHA = 120, OFF_COUNTS = 152, OFF_NDICT = 176, N_COUNTS = 8 };
 
 /* Reads path expecting a refusal whose message contains want. */
 static void refused(const char *path, const uint8_t tag[32], const char *want, const char *what) {
@@ -136,6 +146,12 @@ int main(void) {
   CHECK_MSG(cuzk_pce_read_file(&back, path, "test-circuit", tag, msg, sizeof msg) == CUZK_R1CS_OK,
             "read back: %s", msg);
   CHECK(back && same_matrices(pce, back));
+  const cuzk_cs_mark *mk, *mb;
+  size_t nk = cuzk_pce_marks(pce, &mk), nb = back ? cuzk_pce_marks(back, &mb) : 0;
+  CHECK_MSG(nk == 4 && nb == 4 && !memcmp(mk, mb, 4 * sizeof *mk) && mk[0].aux == 400 &&
+                mk[0].constraints == 0 && mk[1].constraints == 500 && mk[3].constraints == 1500 &&
+                mk[3].inputs == 4,
+            "the segment marks read back: %zu, %zu", nk, nb);
   if (back) { /* and the same products */
     cuzk_cs_result r;
     CHECK(cuzk_pce_result(back, wit, &r) == CUZK_R1CS_OK);
@@ -182,7 +198,7 @@ int main(void) {
   spit(bad, m, b.n);
   refused(bad, tag, "not a cuzk .pce file of this version", "magic");
   memcpy(m, b.p, b.n);
-  m[8] = 2;
+  m[8] = 3;
   spit(bad, m, b.n);
   refused(bad, tag, "not a cuzk .pce file of this version", "version");
   size_t flips[] = {HDR, HDR + 100, b.n / 3, b.n - 1};
@@ -192,7 +208,8 @@ int main(void) {
     spit(bad, m, b.n);
     refused(bad, tag, "corrupt: its body's SHA-256 differs", "flipped body byte");
   }
-  for (int f = 0; f < 14; f++) { /* each count huge: no allocation follows, the file is refused */
+  for (int f = 0; f < 2 * N_COUNTS;
+       f++) { /* each count huge: no allocation follows, the file is refused */
     memcpy(m, b.p, b.n);
     uint64_t huge = f % 2 ? UINT64_MAX : (uint64_t)1 << 40;
     memcpy(m + OFF_COUNTS + 8 * (size_t)(f / 2), &huge, 8);
@@ -214,6 +231,15 @@ int main(void) {
     cuzk_sha256(m + OFF_SHA, m + HDR, b.n - HDR);
     spit(bad, m, b.n);
     refused(bad, tag, "out of range", "column beyond z");
+  }
+  /* the same around a segment mark beyond the circuit's aux (the marks end the body) */
+  {
+    memcpy(m, b.p, b.n);
+    uint32_t big = 401; /* aux of the last mark: the circuit has 400 */
+    memcpy(m + b.n - 8, &big, 4);
+    cuzk_sha256(m + OFF_SHA, m + HDR, b.n - HDR);
+    spit(bad, m, b.n);
+    refused(bad, tag, "a segment mark lies outside the circuit", "mark beyond the aux");
   }
   free(m);
   free(b.p);

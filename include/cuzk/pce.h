@@ -44,6 +44,9 @@ size_t cuzk_pce_num_aux(const cuzk_pce *p);
 size_t cuzk_pce_num_constraints(const cuzk_pce *p);
 size_t cuzk_pce_num_coefficients(const cuzk_pce *p); /* the dictionary's size */
 size_t cuzk_pce_bytes(const cuzk_pce *p);
+/* Where the recording's segments started and ended (cuzk_cs_segments; none if the circuit has
+ * none), for cuzk_cs_set_layout: the witness of this circuit then runs its segments at once. */
+size_t cuzk_pce_marks(const cuzk_pce *p, const cuzk_cs_mark **out);
 
 /* Matrix k (0, 1, 2 for A, B, C) as stored: row i holds terms row_ptr[i] .. row_ptr[i+1]-1 with
  * columns as cuzk_csr's (z indices, ascending) and coefficient dict[coef[t]]. */

@@ -38,6 +38,7 @@
 #include <string.h>
 
 #include "cuzk/field.h"
+#include "cuzk/pool.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -51,6 +52,7 @@ typedef enum {
   CUZK_R1CS_EFINISHED, /* alloc/enforce after cuzk_cs_finish */
   CUZK_R1CS_EMODE,     /* the operation needs another mode */
   CUZK_R1CS_EIO,       /* writing a file failed */
+  CUZK_R1CS_ESHAPE,    /* a segment did not end where the recording of its circuit says */
 } cuzk_r1cs_err;
 
 const char *cuzk_r1cs_strerror(cuzk_r1cs_err e);
@@ -128,6 +130,37 @@ size_t cuzk_cs_memory_bytes(const cuzk_cs *cs);
  * path: cuzk_pce_num_aux) holds its witness at its size rather than grown by doubling. False
  * without memory (the system is unchanged). */
 bool cuzk_cs_reserve_aux(cuzk_cs *cs, size_t n);
+
+/* ---- segments: a witness synthesized in parallel (docs/r1cs.md "Parallel witness") ---------- */
+/* Where a segment starts or ends: the counts of inputs (ONE included), aux and constraints. */
+typedef struct {
+  uint32_t inputs, aux, constraints;
+} cuzk_cs_mark;
+
+/* Segment i of a run: synthesizes into cs as if called in order after segment i - 1. */
+typedef cuzk_r1cs_err (*cuzk_cs_segment_fn)(cuzk_cs *cs, unsigned i, void *ctx);
+
+/*
+ * Synthesizes n segments that depend only on what cs held before the call (a PoRep partition's
+ * challenges), with the same result as fn(cs, 0, ctx) .. fn(cs, n - 1, ctx) in order.
+ * RECORD: in order, noting where each segment starts and where the last ends (n + 1 marks,
+ * cuzk_cs_marks). WITNESS with a layout (cuzk_cs_set_layout) whose next marks are where cs
+ * stands now: the segments run at once on the layout's pool, each on its own view of cs that
+ * writes its variables straight into their places, and each must end exactly at its mark
+ * (ESHAPE otherwise). Any other mode or layout: in order. Returns the first failing segment's
+ * error (its index in *failed, when failed is not NULL); the error is also cs's.
+ */
+cuzk_r1cs_err cuzk_cs_segments(cuzk_cs *cs, unsigned n, cuzk_cs_segment_fn fn, void *ctx,
+                               unsigned *failed);
+/* RECORD: the marks noted so far (valid until the next reset or segments call). */
+size_t cuzk_cs_marks(const cuzk_cs *cs, const cuzk_cs_mark **out);
+/*
+ * WITNESS: the marks a recording of this circuit noted (cuzk_pce_marks), for the next synthesis
+ * (cuzk_cs_reset forgets them): they must outlive it. pool: where segments run (NULL or a pool
+ * of one thread: in order). Marks that do not match what this synthesis does only cost the
+ * parallelism (segments run in order) or end in ESHAPE; they never change the witness.
+ */
+void cuzk_cs_set_layout(cuzk_cs *cs, const cuzk_cs_mark *marks, size_t n, cuzk_pool *pool);
 
 /* ---- linear combinations -------------------------------------------------------------------- */
 typedef struct cuzk_lc_block cuzk_lc_block; /* a recycled spill buffer */

@@ -206,7 +206,13 @@ void *eng_synth_main(void *arg) {
     pthread_mutex_unlock(&e->mu);
 
     /* pre-compiled: the witness at the circuit's size, not grown by doubling (docs/r1cs.md) */
-    if (cs && j->srs->pce) cuzk_cs_reserve_aux(cs, cuzk_pce_num_aux(j->srs->pce));
+    if (cs && j->srs->pce) {
+      cuzk_cs_reserve_aux(cs, cuzk_pce_num_aux(j->srs->pce));
+      /* the recording's segments (a partition's challenges) run at once (docs/r1cs.md) */
+      const cuzk_cs_mark *marks;
+      size_t n_marks = cuzk_pce_marks(j->srs->pce, &marks);
+      cuzk_cs_set_layout(cs, marks, n_marks, e->pool);
+    }
     double t0 = eng_now();
     synth_task t = {cs, j, part, false, "out of memory"};
     cuzk_pool_set_priority((int)j->prio); /* pool work of lower priority waits for it */

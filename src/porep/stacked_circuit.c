@@ -346,6 +346,33 @@ static cuzk_r1cs_err synth_challenge(synth *s, const cuzk_c1_challenge_proof *cp
   return por(s, false, &cx, comm_c, rc ? &rc->c_x.inclusion_proof : NULL);
 }
 
+typedef struct {
+  const synth *s; /* the circuit's settings; each segment has its own scratch */
+  const cuzk_c1_partition *pp;
+  const cuzk_bool *rid_bits;
+  const cuzk_num *comm_d, *comm_r_last, *comm_c;
+} challenges_ctx;
+
+/* Challenge i of the partition on cs (the partition's system, or a segment's view of it). */
+static cuzk_r1cs_err challenge_segment(cuzk_cs *cs, unsigned i, void *arg) {
+  const challenges_ctx *c = arg;
+  synth s = *c->s;
+  s.cs = cs;
+  s.msg_bits = malloc(LABEL_BITS * sizeof *s.msg_bits);
+  s.pbits = malloc((size_t)NPARENTS * 256 * sizeof *s.pbits);
+  s.sib = malloc((size_t)MAX_LEVELS * MAX_SIBLINGS * sizeof *s.sib);
+  s.levels = malloc(MAX_LEVELS * sizeof *s.levels);
+  cuzk_r1cs_err e = CUZK_R1CS_ENOMEM;
+  if (s.msg_bits && s.pbits && s.sib && s.levels)
+    e = synth_challenge(&s, c->pp ? &c->pp->v[i] : NULL, c->rid_bits, c->comm_d, c->comm_r_last,
+                        c->comm_c);
+  free(s.msg_bits);
+  free(s.pbits);
+  free(s.sib);
+  free(s.levels);
+  return e;
+}
+
 cuzk_porep_err cuzk_stacked_synthesize(cuzk_cs *cs, const cuzk_stacked_config *cfg,
                                        const cuzk_c1 *c1, unsigned partition, char *msg,
                                        size_t len) {
@@ -372,15 +399,6 @@ cuzk_porep_err cuzk_stacked_synthesize(cuzk_cs *cs, const cuzk_stacked_config *c
                            cfg->layers);
   const cuzk_c1_partition *pp = c1 && s.vals ? &c1->vanilla_proofs.v[partition] : NULL;
 
-  s.msg_bits = malloc(LABEL_BITS * sizeof *s.msg_bits);
-  s.pbits = malloc((size_t)NPARENTS * 256 * sizeof *s.pbits);
-  s.sib = malloc((size_t)MAX_LEVELS * MAX_SIBLINGS * sizeof *s.sib);
-  s.levels = malloc(MAX_LEVELS * sizeof *s.levels);
-  if (!s.msg_bits || !s.pbits || !s.sib || !s.levels) {
-    pe = cuzk_porep_fail(msg, len, CUZK_POREP_ENOMEM, "stacked circuit: out of memory");
-    goto out;
-  }
-
   /* docs/spec/porep-circuit.md §4.1 */
   cuzk_num rid = cuzk_num_alloc_bytes(s.cs, pp ? c1->replica_id : NULL);
   cuzk_num_inputize(cs, &rid);
@@ -397,26 +415,21 @@ cuzk_porep_err cuzk_stacked_synthesize(cuzk_cs *cs, const cuzk_stacked_config *c
   cuzk_num h = cuzk_gadget_poseidon(cs, s.p2, pre);
   cuzk_gadget_equal(cs, &comm_r, &h);
 
-  /* docs/spec/porep-circuit.md §4.2 */
-  for (unsigned i = 0; i < cfg->challenges; i++) {
-    cuzk_r1cs_err e =
-        synth_challenge(&s, pp ? &pp->v[i] : NULL, rid_bits, &comm_d, &comm_r_last, &comm_c);
-    if (e == CUZK_R1CS_OK) e = cuzk_cs_error(cs);
-    if (e != CUZK_R1CS_OK) {
-      pe = cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL, "stacked circuit: challenge %u: %s", i,
-                           cuzk_r1cs_strerror(e));
-      goto out;
-    }
+  /* docs/spec/porep-circuit.md §4.2; the challenges are segments (docs/r1cs.md "Parallel
+   * witness"): each reads only what was allocated above */
+  challenges_ctx cc = {&s, pp, rid_bits, &comm_d, &comm_r_last, &comm_c};
+  unsigned failed = 0;
+  cuzk_r1cs_err e = cuzk_cs_segments(cs, cfg->challenges, challenge_segment, &cc, &failed);
+  if (e != CUZK_R1CS_OK) {
+    pe = cuzk_porep_fail(msg, len, e == CUZK_R1CS_ENOMEM ? CUZK_POREP_ENOMEM : CUZK_POREP_EINVAL,
+                         "stacked circuit: challenge %u: %s", failed, cuzk_r1cs_strerror(e));
+    goto out;
   }
   pe = CUZK_POREP_OK;
   if (cuzk_cs_error(cs) != CUZK_R1CS_OK)
     pe = cuzk_porep_fail(msg, len, CUZK_POREP_EINVAL, "stacked circuit: %s",
                          cuzk_r1cs_strerror(cuzk_cs_error(cs)));
 out:
-  free(s.msg_bits);
-  free(s.pbits);
-  free(s.sib);
-  free(s.levels);
   return pe;
 }
 

@@ -43,7 +43,7 @@ size_t cuzk_cs_memory_bytes(const cuzk_cs *cs) {
                          &cs->abc[2],      &cs->dens[0],     &cs->dens[1],   &cs->dens[2],
                          &cs->seen_aux,    &cs->seen_in,     &cs->sort_keys, &cs->sort_vars,
                          &cs->sort_coeffs, &cs->merge_slots, &cs->name_path, &cs->name_leaf,
-                         &cs->names};
+                         &cs->names,       &cs->marks};
   size_t n = sizeof *cs;
   for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
     n += v[i]->cap;
@@ -59,6 +59,7 @@ static bool grow_bits(cuzk_vec *v, size_t bits) {
 }
 
 static bool grow_inputs(cuzk_cs *cs, size_t want) {
+  if (cs->borrowed) return false;
   size_t cap = cs->input_cap * 2 > want ? cs->input_cap * 2 : want;
   if (cap < 64) cap = 64;
   if (cs->head.has_values && !cuzk_vec_reserve(&cs->inputs, cap * sizeof(cuzk_fr))) return false;
@@ -69,6 +70,7 @@ static bool grow_inputs(cuzk_cs *cs, size_t want) {
 }
 
 static bool grow_aux(cuzk_cs *cs, size_t want) {
+  if (cs->borrowed) return false;
   size_t cap = cs->aux_cap * 2 > want ? cs->aux_cap * 2 : want;
   if (cap < 1024) cap = 1024;
   if (cs->head.has_values && !cuzk_vec_reserve(&cs->aux, cap * sizeof(cuzk_fr))) return false;
@@ -81,6 +83,7 @@ static bool grow_aux(cuzk_cs *cs, size_t want) {
 }
 
 static bool grow_cons(cuzk_cs *cs, size_t want) {
+  if (cs->borrowed) return false;
   size_t cap = cs->cons_cap * 2 > want ? cs->cons_cap * 2 : want;
   if (cap < 1024) cap = 1024;
   if (cs->mode == CUZK_CS_PROVE)
@@ -100,6 +103,11 @@ static bool grow_cons(cuzk_cs *cs, size_t want) {
 bool cuzk_cs_reserve_aux(cuzk_cs *cs, size_t n) {
   if (n <= cs->aux_cap) return true;
   return n < MAX_VARS && grow_aux(cs, n);
+}
+
+bool cs_reserve_inputs(cuzk_cs *cs, size_t n) {
+  if (n <= cs->input_cap) return true;
+  return n < MAX_VARS && grow_inputs(cs, n);
 }
 
 /* ---- lifetime ------------------------------------------------------------------------------- */
@@ -145,13 +153,20 @@ void cuzk_cs_reset(cuzk_cs *cs) {
   cs->finished = false;
   csr_reset(cs);
   names_reset(cs);
+  cs->n_marks = 0;
+  cs->layout = NULL;
+  cs->layout_n = cs->layout_at = 0;
+  cs->layout_pool = NULL;
   cuzk_cs_alloc_input(cs, &cuzk_fr_one); /* ONE = Input(0) */
 }
 
 void cuzk_cs_destroy(cuzk_cs *cs) {
   if (!cs) return;
-  cuzk_vec_free(&cs->inputs);
-  cuzk_vec_free(&cs->aux);
+  if (!cs->borrowed) {
+    cuzk_vec_free(&cs->inputs);
+    cuzk_vec_free(&cs->aux);
+  }
+  cuzk_vec_free(&cs->marks);
   for (int k = 0; k < 3; k++) {
     cuzk_vec_free(&cs->abc[k]);
     cuzk_vec_free(&cs->dens[k]);
@@ -192,7 +207,7 @@ cuzk_var cuzk_cs_alloc(cuzk_cs *cs, const cuzk_fr *value) {
     return CUZK_VAR_AUX;
   }
   if (i >= cs->aux_cap && !grow_aux(cs, i + 1)) {
-    cs_fail(cs, CUZK_R1CS_ENOMEM);
+    cs_fail_grow(cs);
     return CUZK_VAR_AUX;
   }
   if (cs->head.has_values) ((cuzk_fr *)cs->aux.p)[i] = value ? *value : cuzk_fr_zero;
@@ -212,7 +227,7 @@ cuzk_var cuzk_cs_alloc_input(cuzk_cs *cs, const cuzk_fr *value) {
     return CUZK_VAR_ONE;
   }
   if (i >= cs->input_cap && !grow_inputs(cs, i + 1)) {
-    cs_fail(cs, CUZK_R1CS_ENOMEM);
+    cs_fail_grow(cs);
     return CUZK_VAR_ONE;
   }
   if (cs->head.has_values) ((cuzk_fr *)cs->inputs.p)[i] = value ? *value : cuzk_fr_zero;
@@ -298,7 +313,7 @@ void cuzk_cs_enforce(cuzk_cs *cs, const char *name, cuzk_lc *a, cuzk_lc *b, cuzk
     goto out;
   }
   if (row >= cs->cons_cap && !grow_cons(cs, row + 1)) {
-    cs_fail(cs, CUZK_R1CS_ENOMEM);
+    cs_fail_grow(cs);
     goto out;
   }
   if (cs->err != CUZK_R1CS_OK) {
@@ -392,6 +407,9 @@ const char *cuzk_r1cs_strerror(cuzk_r1cs_err e) {
   case CUZK_R1CS_EFINISHED: return "constraint system already finished";
   case CUZK_R1CS_EMODE: return "operation not available in this constraint-system mode";
   case CUZK_R1CS_EIO: return "writing the file failed";
+  case CUZK_R1CS_ESHAPE:
+    return "the synthesis does not match the recorded layout of its circuit (a segment did not "
+           "end at its mark)";
   }
   return "unknown r1cs error";
 }

@@ -41,6 +41,14 @@ struct cuzk_cs {
   csr_store m[3];
   coef_dict dict; /* compact */
 
+  /* segments (cs_segments.c, docs/r1cs.md "Parallel witness") */
+  bool borrowed;  /* a segment's view: inputs and aux are its parent's, never grown here */
+  cuzk_vec marks; /* RECORD: cuzk_cs_mark, noted by cuzk_cs_segments */
+  size_t n_marks;
+  const cuzk_cs_mark *layout; /* WITNESS: a recording's marks, for this synthesis */
+  size_t layout_n, layout_at; /* marks given; the next one a segments call would start at */
+  cuzk_pool *layout_pool;
+
   /* LC spill buffers, recycled */
   cuzk_lc_block *free_blocks;
   cuzk_vec sort_keys, sort_vars, sort_coeffs; /* normalize scratch */
@@ -62,6 +70,12 @@ struct cuzk_cs {
 };
 
 void cs_fail(cuzk_cs *cs, cuzk_r1cs_err e);
+/* Room for n inputs at once (cuzk_cs_reserve_aux's counterpart). */
+bool cs_reserve_inputs(cuzk_cs *cs, size_t n);
+/* A buffer could not grow: out of memory, or a segment's view going past its end. */
+static inline void cs_fail_grow(cuzk_cs *cs) {
+  cs_fail(cs, cs->borrowed ? CUZK_R1CS_ESHAPE : CUZK_R1CS_ENOMEM);
+}
 
 /* Sorts the terms by variable and merges repeats (normalized LCs have no repeated variable). */
 void lc_normalize(cuzk_lc *lc);

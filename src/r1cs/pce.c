@@ -84,7 +84,15 @@ cuzk_r1cs_err cuzk_pce_create(cuzk_pce **out, cuzk_cs *record) {
   p->aux = record->n_aux;
   p->rows = record->n_cons;
   cuzk_r1cs_err e = CUZK_R1CS_OK;
-  if (record->compact) {
+  if (record->n_marks) {
+    p->n_marks = record->n_marks;
+    if (!(p->marks = malloc(p->n_marks * sizeof *p->marks)))
+      e = CUZK_R1CS_ENOMEM;
+    else
+      memcpy(p->marks, record->marks.p, p->n_marks * sizeof *p->marks);
+  }
+  if (e) {
+  } else if (record->compact) {
     e = take_matrices(p, record);
   } else if (!e) {
     coef_dict d;
@@ -122,7 +130,7 @@ cuzk_r1cs_err pce_finish(cuzk_pce *p) {
     p->dens_count[k] = popcount(p->dens[k], len[k]);
     p->bytes += ((len[k] + 63) / 64 + 1) * sizeof(uint64_t);
   }
-  p->bytes += sizeof *p + p->n_dict * sizeof *p->dict;
+  p->bytes += sizeof *p + p->n_dict * sizeof *p->dict + p->n_marks * sizeof *p->marks;
   return CUZK_R1CS_OK;
 }
 
@@ -154,6 +162,7 @@ void cuzk_pce_free(cuzk_pce *p) {
     free(p->dens[k]);
   }
   free(p->dict);
+  free(p->marks);
   free(p);
 }
 
@@ -162,6 +171,10 @@ size_t cuzk_pce_num_aux(const cuzk_pce *p) { return p->aux; }
 size_t cuzk_pce_num_constraints(const cuzk_pce *p) { return p->rows; }
 size_t cuzk_pce_num_coefficients(const cuzk_pce *p) { return p->n_dict; }
 size_t cuzk_pce_bytes(const cuzk_pce *p) { return p->bytes; }
+size_t cuzk_pce_marks(const cuzk_pce *p, const cuzk_cs_mark **out) {
+  *out = p->marks;
+  return p->n_marks;
+}
 
 cuzk_r1cs_err cuzk_pce_matrix_get(const cuzk_pce *p, int k, cuzk_pce_matrix *out) {
   if (!p || !out || k < 0 || k > 2) return CUZK_R1CS_EINVAL;

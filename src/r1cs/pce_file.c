@@ -23,7 +23,7 @@
 #include "r1cs/pce_internal.h"
 
 #define MAGIC "CUZKPCE1"
-#define VERSION 1u
+#define VERSION 2u /* 2: the segment marks */
 #define ID_LEN 64
 #define CHUNK ((size_t)64 << 20)
 
@@ -33,18 +33,20 @@ typedef struct {
   uint64_t version, header_bytes;
   char circuit_id[ID_LEN];
   uint8_t tag[32], body_sha256[32];
-  uint64_t inputs, aux, rows, n_dict, nnz[3];
+  uint64_t inputs, aux, rows, n_dict, nnz[3], n_marks;
 } pce_header;
 
-_Static_assert(sizeof(pce_header) == 8 + 16 + ID_LEN + 64 + 7 * 8, "packed header");
+_Static_assert(sizeof(pce_header) == 8 + 16 + ID_LEN + 64 + 8 * 8, "packed header");
+_Static_assert(sizeof(cuzk_cs_mark) == 12, "a mark is three 4-byte counts");
 
-/* The body's pieces in file order: the dictionary, then per matrix row_ptr, cols, coef. */
+/* The body's pieces in file order: the dictionary, per matrix row_ptr, cols, coef, then the
+ * marks. */
 typedef struct {
   void *p;
   size_t bytes;
 } piece;
 
-static size_t pieces(const cuzk_pce *p, piece out[10]) {
+static size_t pieces(const cuzk_pce *p, piece out[11]) {
   out[0] = (piece){p->dict, p->n_dict * sizeof(cuzk_fr)};
   for (int k = 0; k < 3; k++) {
     const pce_matrix *m = &p->m[k];
@@ -52,7 +54,8 @@ static size_t pieces(const cuzk_pce *p, piece out[10]) {
     out[2 + 3 * k] = (piece){m->cols.p, m->nnz * sizeof(uint32_t)};
     out[3 + 3 * k] = (piece){m->coef.p, m->nnz * sizeof(uint16_t)};
   }
-  return 10;
+  out[10] = (piece){p->marks, p->n_marks * sizeof(cuzk_cs_mark)};
+  return 11;
 }
 
 static bool write_all(int fd, const void *buf, size_t n) {
@@ -92,7 +95,8 @@ cuzk_r1cs_err cuzk_pce_write_file(const cuzk_pce *p, const char *path, const cha
   h.inputs = p->inputs, h.aux = p->aux, h.rows = p->rows, h.n_dict = p->n_dict;
   for (int k = 0; k < 3; k++)
     h.nnz[k] = p->m[k].nnz;
-  piece pc[10];
+  h.n_marks = p->n_marks;
+  piece pc[11];
   size_t n = pieces(p, pc);
   cuzk_sha256_ctx sc;
   cuzk_sha256_init(&sc);
@@ -136,6 +140,11 @@ static const char *check_structure(const cuzk_pce *p) {
     return "the dictionary does not start with 1 and -1";
   for (size_t i = 0; i < p->n_dict; i++)
     if (!limbs_lt(p->dict[i].l, CUZK_R, 4)) return "a dictionary value is not below r";
+  for (size_t i = 0; i < p->n_marks; i++) {
+    const cuzk_cs_mark *m = &p->marks[i];
+    if (m->inputs < 1 || m->inputs > p->inputs || m->aux > p->aux || m->constraints > p->rows)
+      return "a segment mark lies outside the circuit";
+  }
   uint64_t width = (uint64_t)p->inputs + p->aux;
   for (int k = 0; k < 3; k++) {
     const pce_matrix *m = &p->m[k];
@@ -183,13 +192,17 @@ cuzk_r1cs_err cuzk_pce_read_file(cuzk_pce **out, const char *path, const char *c
       if (h.nnz[k] >= UINT32_MAX || !mul_add(&part, h.rows + 1, 4, body) ||
           !mul_add(&body, h.nnz[k], 6, part))
         why = "counts out of range";
+    if (!why && (h.n_marks > UINT32_MAX || !mul_add(&body, h.n_marks, sizeof(cuzk_cs_mark), body)))
+      why = "counts out of range";
     if (!why && (uint64_t)st.st_size != sizeof h + body) why = "size does not match its counts";
   }
   if (!why && !(p = calloc(1, sizeof *p))) why = "out of memory", e = CUZK_R1CS_ENOMEM;
   if (!why) {
     p->inputs = h.inputs, p->aux = h.aux, p->rows = h.rows, p->n_dict = h.n_dict;
     p->dict = malloc((h.n_dict ? h.n_dict : 1) * sizeof(cuzk_fr));
-    bool mem = p->dict != NULL;
+    p->n_marks = h.n_marks;
+    p->marks = malloc((h.n_marks ? h.n_marks : 1) * sizeof(cuzk_cs_mark));
+    bool mem = p->dict != NULL && p->marks != NULL;
     for (int k = 0; k < 3 && mem; k++) {
       p->m[k].nnz = h.nnz[k];
       mem = cuzk_vec_reserve(&p->m[k].row_ptr, (h.rows + 1) * sizeof(uint32_t)) &&
@@ -199,7 +212,7 @@ cuzk_r1cs_err cuzk_pce_read_file(cuzk_pce **out, const char *path, const char *c
     if (!mem) why = "out of memory", e = CUZK_R1CS_ENOMEM;
   }
   if (!why) {
-    piece pc[10];
+    piece pc[11];
     size_t n = pieces(p, pc);
     cuzk_sha256_ctx sc;
     uint8_t digest[32];

@@ -21,6 +21,8 @@ struct cuzk_pce {
   size_t n_dict;
   uint64_t *dens[3]; /* A aux, B inputs, B aux: the column pattern (cuzk_cs_result's order) */
   size_t dens_count[3];
+  cuzk_cs_mark *marks; /* where the recording's segments start and end (cuzk_cs_segments) */
+  size_t n_marks;
   size_t bytes;
 };
 

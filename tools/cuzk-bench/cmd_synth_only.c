@@ -406,6 +406,11 @@ static int so_iteration(cuzk_cs *cs, so_pce *pc, const so_args *a, const so_inpu
   char msg[512];
   for (unsigned k = in->first; k < in->last; k++) {
     cuzk_cs_reset(cs);
+    if (pc->pce) { /* the recording's segments (a partition's challenges) run at once */
+      const cuzk_cs_mark *marks;
+      size_t n_marks = cuzk_pce_marks(pc->pce, &marks);
+      cuzk_cs_set_layout(cs, marks, n_marks, pc->pool);
+    }
     double s0 = cli_now_s();
     if (!in->fn(cs, in->ctx, k, a->shape_only, msg, sizeof msg))
       return cli_fail(1, "synthesis of partition %u: %s", k, msg);
@@ -512,9 +517,9 @@ int cmd_synth_only(int argc, char **argv) {
     if (rc >= 0) return rc;
     double w = cli_now_s() - w0;
     if (a.perf) counters_stop();
-    printf("  [%llu] wall=%.1fs  synth=%.1fs  circuits=%zu  constraints=%zu",
+    printf("  [%llu] wall=%.3fs  synth=%.3fs  circuits=%zu  constraints=%zu",
            (unsigned long long)it, w, r.synth, r.circuits, r.constraints);
-    if (pc.pce) printf("  (witness=%.2fs  spmv=%.2fs)", r.witness, r.spmv);
+    if (pc.pce) printf("  (witness=%.3fs  spmv=%.3fs)", r.witness, r.spmv);
     printf("\n");
     if (a.digest && it == 1) d0 = r.d;
     if (a.digest && memcmp(&d0, &r.d, sizeof d0))
@@ -529,11 +534,11 @@ int cmd_synth_only(int argc, char **argv) {
   double n = (double)a.iters;
   if (a.iters > 1) {
     printf("=== Summary (%llu iterations) ===\n", (unsigned long long)a.iters);
-    printf("wall:   avg=%.2fs  min=%.2fs\n", wall.sum / n, wall.min);
-    printf("synth:  avg=%.2fs  min=%.2fs\n", synth.sum / n, synth.min);
+    printf("wall:   avg=%.3fs  min=%.3fs\n", wall.sum / n, wall.min);
+    printf("synth:  avg=%.3fs  min=%.3fs\n", synth.sum / n, synth.min);
     if (pc.pce) {
-      printf("  witness: avg=%.2fs  min=%.2fs\n", witness.sum / n, witness.min);
-      printf("  spmv:    avg=%.2fs  min=%.2fs\n", spmv.sum / n, spmv.min);
+      printf("  witness: avg=%.3fs  min=%.3fs\n", witness.sum / n, witness.min);
+      printf("  spmv:    avg=%.3fs  min=%.3fs\n", spmv.sum / n, spmv.min);
     }
   }
   if (a.digest)
