@@ -85,6 +85,17 @@ static void pce_check_segments(const char *what, const cuzk_pce *pce, const cuzk
                   !memcmp(a.aux, b.aux, a.num_aux * sizeof(cuzk_fr)),
               "%s: the witness with %zu segment marks as its layout differs from the one in order",
               what, n);
+    /* the kinds each value was noted with: the value's own, in order and with segments */
+    size_t wrong = 0;
+    for (size_t i = 0; ok && a.aux_kind && b.aux_kind && i < a.num_aux; i++) {
+      const cuzk_fr *x = &a.aux[i];
+      unsigned want = cuzk_fr_is_zero(x)                          ? CUZK_KIND_ZERO
+                      : !memcmp(x, &cuzk_fr_one, sizeof(cuzk_fr)) ? CUZK_KIND_ONE
+                                                                  : CUZK_KIND_OTHER;
+      wrong += a.aux_kind[i] != want || b.aux_kind[i] != want;
+    }
+    CHECK_MSG(a.aux_kind && b.aux_kind && wrong == 0,
+              "%s: %zu aux values noted with another kind than their value's", what, wrong);
     printf("%s: %zu segment marks; the witness synthesized with them equals the one in order\n",
            what, n);
   }
@@ -148,7 +159,8 @@ static size_t pce_check(const char *what, pce_synth_fn f, void *ctx, cuzk_pool *
   if (out[0] && out[1] && out[2] && rows == cuzk_pce_num_constraints(pce) + rw.num_inputs) {
     for (int k = 0; k < 3; k++)
       memset(out[k], 0xa5, len * sizeof(cuzk_fr)); /* the padding must be written */
-    cuzk_pce_eval(pce, rw.inputs, rw.aux, out, len, pool, 0);
+    CHECK_MSG(rw.aux_kind != NULL, "%s: a WITNESS-mode witness notes its kinds", what);
+    cuzk_pce_eval(pce, rw.inputs, rw.aux, rw.aux_kind, out, len, pool, 0);
     const cuzk_fr *abc[3] = {rp.a, rp.b, rp.c};
     size_t bad = 0, pad = 0;
     for (int k = 0; k < 3; k++) {
@@ -158,7 +170,8 @@ static size_t pce_check(const char *what, pce_synth_fn f, void *ctx, cuzk_pool *
     }
     CHECK_MSG(bad == 0 && pad == 0, "%s: a, b, c differ from PROVE mode in %zu of 3 (%zu padding)",
               what, bad, pad);
-    /* the same rows a block at a time (cuzk_pce_eval_rows), blocks of an odd size */
+    /* the same rows a block at a time (cuzk_pce_eval_rows), blocks of an odd size, the kinds
+     * read off the values */
     size_t block = 1000, blocks_bad = 0;
     cuzk_fr *blk[3];
     for (int k = 0; k < 3; k++)
@@ -168,7 +181,7 @@ static size_t pce_check(const char *what, pce_synth_fn f, void *ctx, cuzk_pool *
       size_t n = cuzk_pce_num_constraints(pce) - first < block
                      ? cuzk_pce_num_constraints(pce) - first
                      : block;
-      cuzk_pce_eval_rows(pce, rw.inputs, rw.aux, blk, first, n, pool, 0);
+      cuzk_pce_eval_rows(pce, rw.inputs, rw.aux, NULL, blk, first, n, pool, 0);
       for (int k = 0; k < 3; k++)
         blocks_bad += memcmp(blk[k], abc[k] + first, n * sizeof(cuzk_fr)) != 0;
     }

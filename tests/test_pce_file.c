@@ -159,8 +159,8 @@ int main(void) {
     cuzk_fr *x[3], *y[3];
     for (int k = 0; k < 3; k++)
       x[k] = malloc(len * sizeof(cuzk_fr)), y[k] = malloc(len * sizeof(cuzk_fr));
-    cuzk_pce_eval(pce, r.inputs, r.aux, x, len, NULL, 0);
-    cuzk_pce_eval(back, r.inputs, r.aux, y, len, NULL, 0);
+    cuzk_pce_eval(pce, r.inputs, r.aux, r.aux_kind, x, len, NULL, 0);
+    cuzk_pce_eval(back, r.inputs, r.aux, NULL, y, len, NULL, 0);
     for (int k = 0; k < 3; k++) {
       CHECK(memcmp(x[k], y[k], len * sizeof(cuzk_fr)) == 0);
       free(x[k]);

@@ -66,9 +66,12 @@ cuzk_r1cs_err cuzk_pce_result(const cuzk_pce *p, const cuzk_cs *witness, cuzk_cs
 /* out[k][i] for k = A, B, C: row i of the matrix times z = [inputs, aux], for the recorded rows,
  * then the per-input constraints (a = input i, b = c = 0: bellperson's order, as
  * cuzk_cs_enforce_input_constraints appends them), then zeros up to len (the domain size).
- * len must be at least rows + num_inputs. Rows are split over the pool (NULL: this thread). */
-void cuzk_pce_eval(const cuzk_pce *p, const cuzk_fr *inputs, const cuzk_fr *aux, cuzk_fr *out[3],
-                   size_t len, cuzk_pool *pool, unsigned max_workers);
+ * len must be at least rows + num_inputs. Rows are split over the pool (NULL: this thread).
+ * aux_kind: the witness's kind of each aux value (cuzk_cs_result.aux_kind: WITNESS mode notes
+ * them), or NULL to read them off the values — the same products either way, faster with. */
+void cuzk_pce_eval(const cuzk_pce *p, const cuzk_fr *inputs, const cuzk_fr *aux,
+                   const uint8_t *aux_kind, cuzk_fr *out[3], size_t len, cuzk_pool *pool,
+                   unsigned max_workers);
 
 /* ---- the .pce file (docs/r1cs.md "The .pce file") ---------------------------------------------
  * The evaluator kept next to its parameters so that it is recorded once per machine, not once per
@@ -86,14 +89,15 @@ cuzk_r1cs_err cuzk_pce_read_file(cuzk_pce **out, const char *path, const char *c
 /* One matrix of cuzk_pce_eval (k = 0, 1, 2 for A, B, C) into out: its rows, the per-input
  * constraints' entries, zeros to len — for a prover that forms C's values only after A·B. */
 void cuzk_pce_eval_matrix(const cuzk_pce *p, int k, const cuzk_fr *inputs, const cuzk_fr *aux,
-                          cuzk_fr *out, size_t len, cuzk_pool *pool, unsigned max_workers);
+                          const uint8_t *aux_kind, cuzk_fr *out, size_t len, cuzk_pool *pool,
+                          unsigned max_workers);
 
 /* out[k][i] = row first + i of matrix k times z, for i < count (first + count <= the recorded
  * rows): the same products as cuzk_pce_eval, a block at a time — for a caller that streams them
  * (cuzk-bench synth-only at sizes whose a, b, c would not fit beside the rest). */
 void cuzk_pce_eval_rows(const cuzk_pce *p, const cuzk_fr *inputs, const cuzk_fr *aux,
-                        cuzk_fr *out[3], size_t first, size_t count, cuzk_pool *pool,
-                        unsigned max_workers);
+                        const uint8_t *aux_kind, cuzk_fr *out[3], size_t first, size_t count,
+                        cuzk_pool *pool, unsigned max_workers);
 
 #ifdef __cplusplus
 }

@@ -69,11 +69,11 @@ static cuzk_ntt_err h_precompiled(const cuzk_pce *pce, const cuzk_cs_result *w, 
   unsigned mw = mo->max_workers;
   cuzk_ntt_err e;
   for (int k = 0; k < 2; k++) {
-    cuzk_pce_eval_matrix(pce, k, w->inputs, w->aux, bufs[k], m, pool, mw);
+    cuzk_pce_eval_matrix(pce, k, w->inputs, w->aux, w->aux_kind, bufs[k], m, pool, mw);
     if ((e = cuzk_ntt_h_coset(bufs[k], m, pool, mw, cancel))) return e;
   }
   if ((e = cuzk_ntt_h_mul(bufs[0], bufs[1], m, pool, mw))) return e;
-  cuzk_pce_eval_matrix(pce, 2, w->inputs, w->aux, bufs[1], m, pool, mw);
+  cuzk_pce_eval_matrix(pce, 2, w->inputs, w->aux, w->aux_kind, bufs[1], m, pool, mw);
   if ((e = cuzk_ntt_h_coset(bufs[1], m, pool, mw, cancel))) return e;
   if ((e = cuzk_ntt_h_sub(bufs[0], bufs[1], m, pool, mw))) return e;
   return cuzk_ntt_h_finish(bufs[0], m, pool, mw, cancel);

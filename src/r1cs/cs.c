@@ -43,7 +43,7 @@ size_t cuzk_cs_memory_bytes(const cuzk_cs *cs) {
                          &cs->abc[2],      &cs->dens[0],     &cs->dens[1],   &cs->dens[2],
                          &cs->seen_aux,    &cs->seen_in,     &cs->sort_keys, &cs->sort_vars,
                          &cs->sort_coeffs, &cs->merge_slots, &cs->name_path, &cs->name_leaf,
-                         &cs->names,       &cs->marks};
+                         &cs->names,       &cs->marks,       &cs->kind};
   size_t n = sizeof *cs;
   for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
     n += v[i]->cap;
@@ -74,6 +74,7 @@ static bool grow_aux(cuzk_cs *cs, size_t want) {
   size_t cap = cs->aux_cap * 2 > want ? cs->aux_cap * 2 : want;
   if (cap < 1024) cap = 1024;
   if (cs->head.has_values && !cuzk_vec_reserve(&cs->aux, cap * sizeof(cuzk_fr))) return false;
+  if (cs->keep_kind && !cuzk_vec_reserve(&cs->kind, cap)) return false;
   if (cs->track_density &&
       (!grow_bits(&cs->dens[DENS_A_AUX], cap) || !grow_bits(&cs->dens[DENS_B_AUX], cap)))
     return false;
@@ -128,6 +129,7 @@ cuzk_r1cs_err cuzk_cs_create(cuzk_cs **out, const cuzk_cs_opts *o) {
   cs->head.build_lcs = o->mode == CUZK_CS_PROVE || cs->record || cs->count_nnz;
   cs->head.keep_names = o->mode == CUZK_CS_CHECK;
   cs->track_density = o->mode == CUZK_CS_PROVE || cs->count_nnz;
+  cs->keep_kind = o->mode == CUZK_CS_WITNESS;
   bool ok = grow_inputs(cs, 64) && grow_aux(cs, o->hint_aux > 1024 ? o->hint_aux : 1024) &&
             grow_cons(cs, o->hint_constraints > 1024 ? o->hint_constraints : 1024) &&
             (!cs->compact || coef_dict_init(&cs->dict));
@@ -165,6 +167,7 @@ void cuzk_cs_destroy(cuzk_cs *cs) {
   if (!cs->borrowed) {
     cuzk_vec_free(&cs->inputs);
     cuzk_vec_free(&cs->aux);
+    cuzk_vec_free(&cs->kind);
   }
   cuzk_vec_free(&cs->marks);
   for (int k = 0; k < 3; k++) {
@@ -199,7 +202,8 @@ static bool usable(cuzk_cs *cs) {
   return true;
 }
 
-cuzk_var cuzk_cs_alloc(cuzk_cs *cs, const cuzk_fr *value) {
+/* An aux variable; kind: the value's (CUZK_KIND_*), noted in WITNESS mode. */
+static cuzk_var alloc_aux(cuzk_cs *cs, const cuzk_fr *value, unsigned kind) {
   size_t i = cs->n_aux;
   if (!usable(cs)) return CUZK_VAR_AUX;
   if (i >= MAX_VARS - 1) {
@@ -210,13 +214,21 @@ cuzk_var cuzk_cs_alloc(cuzk_cs *cs, const cuzk_fr *value) {
     cs_fail_grow(cs);
     return CUZK_VAR_AUX;
   }
-  if (cs->head.has_values) ((cuzk_fr *)cs->aux.p)[i] = value ? *value : cuzk_fr_zero;
+  if (cs->head.has_values) ((cuzk_fr *)cs->aux.p)[i] = *value;
+  if (cs->keep_kind) ((uint8_t *)cs->kind.p)[i] = (uint8_t)kind;
   cs->n_aux = i + 1;
   return CUZK_VAR_AUX | (cuzk_var)i;
 }
 
+cuzk_var cuzk_cs_alloc(cuzk_cs *cs, const cuzk_fr *value) {
+  if (!value) value = &cuzk_fr_zero;
+  /* without a branch: the values of a witness's bits are random */
+  unsigned zero = fr_zero(value), one = fr_one(value);
+  return alloc_aux(cs, value, CUZK_KIND_OTHER - 2 * zero - one);
+}
+
 cuzk_var cuzk_cs_alloc_bit(cuzk_cs *cs, bool value) {
-  return cuzk_cs_alloc(cs, value ? &cuzk_fr_one : &cuzk_fr_zero);
+  return alloc_aux(cs, value ? &cuzk_fr_one : &cuzk_fr_zero, value);
 }
 
 cuzk_var cuzk_cs_alloc_input(cuzk_cs *cs, const cuzk_fr *value) {
@@ -237,10 +249,6 @@ cuzk_var cuzk_cs_alloc_input(cuzk_cs *cs, const cuzk_fr *value) {
 
 /* ---- PROVE: evaluation with density tracking (bellperson eval_with_trackers) ----------------- */
 
-static inline bool fr_one(const cuzk_fr *a) {
-  return ((a->l[0] ^ cuzk_fr_one.l[0]) | (a->l[1] ^ cuzk_fr_one.l[1]) |
-          (a->l[2] ^ cuzk_fr_one.l[2]) | (a->l[3] ^ cuzk_fr_one.l[3])) == 0;
-}
 static inline void fr_acc(cuzk_fr *acc, const cuzk_fr *x) {
   limbs_add_mod(acc->l, acc->l, x->l, CUZK_R, 4);
 }
@@ -376,6 +384,7 @@ void cuzk_cs_result_get(const cuzk_cs *cs, cuzk_cs_result *r) {
     r->inputs = cs->inputs.p;
     r->aux = cs->aux.p;
   }
+  if (cs->keep_kind) r->aux_kind = cs->kind.p;
   if (cs->mode == CUZK_CS_PROVE) {
     r->a = cs->abc[0].p;
     r->b = cs->abc[1].p;

@@ -32,6 +32,8 @@ struct cuzk_cs {
   size_t input_cap, aux_cap, cons_cap; /* elements every per-variable/per-row array can hold */
 
   cuzk_vec inputs, aux; /* cuzk_fr, when has_values */
+  cuzk_vec kind;        /* WITNESS: uint8_t per aux variable (cuzk_cs_result.aux_kind) */
+  bool keep_kind;       /* WITNESS */
   cuzk_vec abc[3];      /* cuzk_fr per constraint (PROVE) */
   cuzk_vec dens[3];     /* uint64_t bitmaps: a_aux, b_input, b_aux */
   size_t nnz[3];
@@ -107,6 +109,12 @@ static inline bool bitmap_test_set(uint64_t *w, size_t i) {
 /* A zero field element (all limbs 0: the Montgomery form of 0), without a call. */
 static inline bool fr_zero(const cuzk_fr *a) {
   return (a->l[0] | a->l[1] | a->l[2] | a->l[3]) == 0;
+}
+
+/* The Montgomery form of 1. */
+static inline bool fr_one(const cuzk_fr *a) {
+  return ((a->l[0] ^ cuzk_fr_one.l[0]) | (a->l[1] ^ cuzk_fr_one.l[1]) |
+          (a->l[2] ^ cuzk_fr_one.l[2]) | (a->l[3] ^ cuzk_fr_one.l[3])) == 0;
 }
 
 /* The value of a variable (values kept). */

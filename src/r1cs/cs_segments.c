@@ -67,6 +67,8 @@ static void run_segment(void *arg) {
   v->borrowed = true;
   v->inputs = p->inputs;
   v->aux = p->aux;
+  v->kind = p->kind;
+  v->keep_kind = p->keep_kind;
   v->n_inputs = start->inputs, v->input_cap = end->inputs;
   v->n_aux = start->aux, v->aux_cap = end->aux;
   v->n_cons = start->constraints, v->cons_cap = end->constraints;

@@ -14,6 +14,7 @@
 typedef struct {
   const cuzk_pce *p;
   const cuzk_fr *inputs, *aux;
+  const uint8_t *kinds; /* per aux variable (cuzk_cs_result.aux_kind), or NULL */
   cuzk_fr **out;
   size_t first; /* out[k][0] is row first */
   int k0, k1;   /* the matrices k0 .. k1-1 */
@@ -72,11 +73,24 @@ static inline bool is_one(const uint64_t *a) {
   } while (0)
 #endif
 
-/* Row by row: the sum of coefficient * z[column]. Most witness values of these circuits are bits,
- * so a value of 0 costs nothing and a value of 1 adds the coefficient; a coefficient of 1 or -1
- * adds or subtracts the value; only the rest multiplies (as PROVE mode does, cs.c eval_row). */
-static void eval_rows(void *ctx, size_t begin, size_t end) {
-  const eval_job *j = ctx;
+/* The kind of a term's value: from the witness's notes when it has them (a byte read where the
+ * value itself is 32 bytes and often not in cache), else from the value. */
+static inline unsigned kind_of(const uint8_t *kinds, uint32_t col, size_t ni, const uint64_t *z) {
+  if (kinds && col >= ni) return kinds[col - ni];
+  return is_zero(z) ? CUZK_KIND_ZERO : is_one(z) ? CUZK_KIND_ONE : CUZK_KIND_OTHER;
+}
+
+/*
+ * Row by row: the sum of coefficient * z[column]. A coefficient of 1 or -1 adds or subtracts the
+ * value; most other terms are a coefficient times a bit, which adds the coefficient or nothing;
+ * only the rest multiplies (as PROVE mode does, cs.c eval_row). The first term of a row sets the
+ * sum rather than adding to 0. With the witness's kinds (docs/r1cs.md "The SpMV kernel") a bit's
+ * term adds the coefficient masked by the bit, without loading the value and without a branch on
+ * it: a branch on a random bit whose value is still on its way from memory mispredicts at the
+ * worst time. Without kinds (a witness from another mode) the value is loaded and a 0 skipped.
+ */
+static inline void eval_rows_with(const eval_job *j, size_t begin, size_t end,
+                                  const uint8_t *kinds) {
   begin += j->first;
   end += j->first;
   const cuzk_pce *p = j->p;
@@ -89,22 +103,39 @@ static void eval_rows(void *ctx, size_t begin, size_t end) {
     uint32_t t = row_ptr[begin];
     for (size_t r = begin; r < end; r++) {
       uint64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-      for (const uint32_t t_end = row_ptr[r + 1]; t < t_end; t++) {
-        uint32_t col = cols[t];
+      const uint32_t t_end = row_ptr[r + 1];
+      for (bool first = true; t < t_end; t++, first = false) {
+        const uint32_t col = cols[t];
         const uint64_t *z = col < ni ? j->inputs[col].l : aux_z[col].l;
-        uint16_t d = coef[t];
+        const uint16_t d = coef[t];
+        uint64_t v[4];
+        const uint64_t *x; /* the term's value, to add */
         if (d == COEF_ONE) {
-          ACC_ADD(z);
+          x = z;
         } else if (d == COEF_MINUS_ONE) {
           ACC_SUB(z);
+          continue;
+        } else if (kinds) {
+          const unsigned kd = kind_of(kinds, col, ni, z);
+          if (__builtin_expect(kd == CUZK_KIND_OTHER, 0)) {
+            cuzk_mont.fr_mul(v, p->dict[d].l, z);
+          } else {
+            const uint64_t m = 0 - (uint64_t)kd, *c = p->dict[d].l;
+            v[0] = c[0] & m, v[1] = c[1] & m, v[2] = c[2] & m, v[3] = c[3] & m;
+          }
+          x = v;
         } else if (is_zero(z)) {
           continue;
         } else if (is_one(z)) {
-          ACC_ADD(p->dict[d].l);
+          x = p->dict[d].l;
         } else {
-          uint64_t v[4];
           cuzk_mont.fr_mul(v, p->dict[d].l, z);
-          ACC_ADD(v);
+          x = v;
+        }
+        if (first) {
+          a0 = x[0], a1 = x[1], a2 = x[2], a3 = x[3];
+        } else {
+          ACC_ADD(x);
         }
       }
       uint64_t *o = out[r - j->first].l;
@@ -116,9 +147,18 @@ static void eval_rows(void *ctx, size_t begin, size_t end) {
   }
 }
 
-void cuzk_pce_eval(const cuzk_pce *p, const cuzk_fr *inputs, const cuzk_fr *aux, cuzk_fr *out[3],
-                   size_t len, cuzk_pool *pool, unsigned max_workers) {
-  cuzk_pce_eval_rows(p, inputs, aux, out, 0, p->rows, pool, max_workers);
+static void eval_rows(void *ctx, size_t begin, size_t end) {
+  const eval_job *j = ctx;
+  if (j->kinds)
+    eval_rows_with(j, begin, end, j->kinds);
+  else
+    eval_rows_with(j, begin, end, NULL);
+}
+
+void cuzk_pce_eval(const cuzk_pce *p, const cuzk_fr *inputs, const cuzk_fr *aux,
+                   const uint8_t *aux_kind, cuzk_fr *out[3], size_t len, cuzk_pool *pool,
+                   unsigned max_workers) {
+  cuzk_pce_eval_rows(p, inputs, aux, aux_kind, out, 0, p->rows, pool, max_workers);
   size_t at = p->rows;
   for (size_t i = 0; i < p->inputs; i++, at++) { /* a = input i, b = c = 0 */
     out[0][at] = inputs[i];
@@ -130,19 +170,20 @@ void cuzk_pce_eval(const cuzk_pce *p, const cuzk_fr *inputs, const cuzk_fr *aux,
 }
 
 void cuzk_pce_eval_rows(const cuzk_pce *p, const cuzk_fr *inputs, const cuzk_fr *aux,
-                        cuzk_fr *out[3], size_t first, size_t count, cuzk_pool *pool,
-                        unsigned max_workers) {
-  eval_job j = {p, inputs, aux, out, first, 0, 3};
+                        const uint8_t *aux_kind, cuzk_fr *out[3], size_t first, size_t count,
+                        cuzk_pool *pool, unsigned max_workers) {
+  eval_job j = {p, inputs, aux, aux_kind, out, first, 0, 3};
   if (first > p->rows || count > p->rows - first) return;
   cuzk_parallel_for(pool, count, 4096, eval_rows, &j, max_workers);
 }
 
 void cuzk_pce_eval_matrix(const cuzk_pce *p, int k, const cuzk_fr *inputs, const cuzk_fr *aux,
-                          cuzk_fr *out, size_t len, cuzk_pool *pool, unsigned max_workers) {
+                          const uint8_t *aux_kind, cuzk_fr *out, size_t len, cuzk_pool *pool,
+                          unsigned max_workers) {
   if (k < 0 || k > 2 || len < p->rows + p->inputs) return;
   cuzk_fr *outs[3] = {NULL, NULL, NULL};
   outs[k] = out;
-  eval_job j = {p, inputs, aux, outs, 0, k, k + 1};
+  eval_job j = {p, inputs, aux, aux_kind, outs, 0, k, k + 1};
   cuzk_parallel_for(pool, p->rows, 4096, eval_rows, &j, max_workers);
   for (size_t i = 0; i < p->inputs; i++) /* the input constraints: a = input i, b = c = 0 */
     out[p->rows + i] = k == 0 ? inputs[i] : cuzk_fr_zero;

@@ -343,7 +343,7 @@ static double so_spmv(so_pce *pc, const cuzk_cs *cs, abc_digest *d) {
   for (size_t first = 0; first < rows; first += SPMV_BLOCK) {
     size_t n = rows - first < SPMV_BLOCK ? rows - first : SPMV_BLOCK;
     double t0 = cli_now_s();
-    cuzk_pce_eval_rows(pc->pce, r.inputs, r.aux, pc->buf, first, n, pc->pool, 0);
+    cuzk_pce_eval_rows(pc->pce, r.inputs, r.aux, r.aux_kind, pc->buf, first, n, pc->pool, 0);
     t += cli_now_s() - t0;
     if (d)
       for (int k = 0; k < 3; k++)
