@@ -60,6 +60,18 @@ static cuzk_r1cs_err block(synth *s, size_t b) {
   return CUZK_R1CS_OK;
 }
 
+/* Sector block b on cs (the partition's system or a segment's view of it), with scratch of its
+ * own. */
+static cuzk_r1cs_err block_segment(cuzk_cs *cs, unsigned b, void *arg) {
+  synth *s = malloc(sizeof *s);
+  if (!s) return CUZK_R1CS_ENOMEM;
+  *s = *(const synth *)arg;
+  s->cs = cs;
+  cuzk_r1cs_err e = block(s, b);
+  free(s);
+  return e;
+}
+
 cuzk_post_err cuzk_post_synthesize(cuzk_cs *cs, const cuzk_post_proof *p,
                                    const cuzk_post_request *rq, char *msg, size_t len) {
   if (!cs || !p) return cuzk_post_fail(msg, len, CUZK_POST_EINVAL, "PoSt circuit: NULL argument");
@@ -84,15 +96,13 @@ cuzk_post_err cuzk_post_synthesize(cuzk_cs *cs, const cuzk_post_proof *p,
     pe = cuzk_post_fail(msg, len, CUZK_POST_ENOMEM, "PoSt circuit: Poseidon constants");
     goto out;
   }
-  for (size_t b = 0; b < p->sector_count; b++) {
-    cuzk_r1cs_err e = block(s, b);
-    if (e == CUZK_R1CS_OK) e = cuzk_cs_error(cs);
-    if (e) {
-      pe = cuzk_post_fail(msg, len, CUZK_POST_EINVAL, "PoSt circuit: sector block %zu: %s", b,
-                          cuzk_r1cs_strerror(e));
-      goto out;
-    }
-  }
+  /* the sector blocks are segments (docs/r1cs.md "Parallel witness"): each allocates its own
+   * commitments and reads nothing of another */
+  unsigned failed = 0;
+  cuzk_r1cs_err e = cuzk_cs_segments(cs, p->sector_count, block_segment, s, &failed);
+  if (e)
+    pe = cuzk_post_fail(msg, len, e == CUZK_R1CS_ENOMEM ? CUZK_POST_ENOMEM : CUZK_POST_EINVAL,
+                        "PoSt circuit: sector block %u: %s", failed, cuzk_r1cs_strerror(e));
 out:
   free(s);
   return pe;
