@@ -91,8 +91,7 @@ cuzk_r1cs_err cuzk_pce_create(cuzk_pce **out, cuzk_cs *record) {
     else
       memcpy(p->marks, record->marks.p, p->n_marks * sizeof *p->marks);
   }
-  if (e) {
-  } else if (record->compact) {
+  if (!e && record->compact) {
     e = take_matrices(p, record);
   } else if (!e) {
     coef_dict d;
