@@ -45,16 +45,19 @@ static cuzk_engine_err submit(cuzk_engine *e, const cuzk_job_request *r, char id
   return cuzk_engine_submit(e, r, id, NULL, msg, len);
 }
 
-/* Until the engine has no queued job and one running (the first job left the queue). */
-static void wait_running(cuzk_engine *e) {
+/* Until the engine has no queued job and one running (the first job left the queue) and, with
+ * `prepared`, no input bytes held: a running job keeps its input until prepared, so a test of the
+ * input budget must wait for that too (under ASan preparing takes long enough to be seen). */
+static void wait_running(cuzk_engine *e, bool prepared) {
   for (int i = 0; i < 3000; i++) {
     char *m = cuzk_engine_metrics_text(e);
-    bool ok = m && strstr(m, "\ncuzk_queue_depth 0\n") && strstr(m, "\ncuzk_running_jobs 1\n");
+    bool ok = m && strstr(m, "\ncuzk_queue_depth 0\n") && strstr(m, "\ncuzk_running_jobs 1\n") &&
+              (!prepared || strstr(m, "\ncuzk_input_bytes 0\n"));
     free(m);
     if (ok) return;
     nanosleep(&(struct timespec){0, 10000000L}, NULL);
   }
-  CHECK_MSG(0, "the first job never ran");
+  CHECK_MSG(0, prepared ? "the first job was never prepared" : "the first job never ran");
 }
 
 static void cancel_all(cuzk_engine *e, char ids[][CUZK_JOB_ID_LEN], int n) {
@@ -92,7 +95,7 @@ static void test_queue_max(const char *dir, const sector *s) {
   char ids[5][CUZK_JOB_ID_LEN], msg[256];
   cuzk_job_request r = porep_req(s, "q", 1);
   CHECK(submit(e, &r, ids[0], msg, sizeof msg) == CUZK_ENGINE_OK);
-  wait_running(e);
+  wait_running(e, false);
   CHECK(submit(e, &r, ids[1], msg, sizeof msg) == CUZK_ENGINE_OK);
   CHECK(submit(e, &r, ids[2], msg, sizeof msg) == CUZK_ENGINE_OK);
   char no[CUZK_JOB_ID_LEN];
@@ -116,9 +119,18 @@ static void test_input_budget(const char *dir, const sector *s) {
   char ids[4][CUZK_JOB_ID_LEN], no[CUZK_JOB_ID_LEN], msg[256];
   cuzk_job_request r = porep_req(s, "b", 1);
   CHECK(submit(e, &r, ids[0], msg, sizeof msg) == CUZK_ENGINE_OK);
-  wait_running(e); /* prepared: its input is given back */
+  wait_running(e, true); /* prepared: its input is given back */
+  char *m = cuzk_engine_metrics_text(e);
+  char want[64];
+  snprintf(want, sizeof want, "\ncuzk_input_budget_bytes %llu\n", 3ULL * s->len);
+  CHECK_MSG(m && strstr(m, want), "%s", want + 1);
+  free(m);
   CHECK(submit(e, &r, ids[1], msg, sizeof msg) == CUZK_ENGINE_OK);
   CHECK(submit(e, &r, ids[2], msg, sizeof msg) == CUZK_ENGINE_OK);
+  m = cuzk_engine_metrics_text(e); /* two jobs' inputs held while they wait */
+  snprintf(want, sizeof want, "\ncuzk_input_bytes %llu\n", 2ULL * s->len);
+  CHECK_MSG(m && strstr(m, want), "%s", want + 1);
+  free(m);
   CHECK(submit(e, &r, no, msg, sizeof msg) == CUZK_ENGINE_EBUSY);
   CHECK_MSG(strstr(msg, "input budget: ") && strstr(msg, "NORMAL jobs may use"), "%s", msg);
   r.priority = CUZK_PRIORITY_CRITICAL;

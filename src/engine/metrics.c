@@ -96,6 +96,10 @@ bool eng_metrics_init(cuzk_engine *e) {
                         "Memory reserved by in-flight partitions", &ok);
   e->m_mem_budget = plain(e, CUZK_PROM_GAUGE, "cuzk_memory_budget_bytes",
                           "Memory budget for in-flight partitions", &ok);
+  e->m_input_used = plain(e, CUZK_PROM_GAUGE, "cuzk_input_bytes",
+                          "Bytes of submitted inputs held by jobs not yet prepared", &ok);
+  e->m_input_budget = plain(e, CUZK_PROM_GAUGE, "cuzk_input_budget_bytes",
+                            "Budget for submitted inputs held by jobs not yet prepared", &ok);
   e->m_srs_bytes =
       plain(e, CUZK_PROM_GAUGE, "cuzk_srs_loaded_bytes", "Bytes of loaded parameter sets", &ok);
   e->m_warm_bytes = plain(e, CUZK_PROM_GAUGE, "cuzk_srs_warm_bytes",
@@ -157,6 +161,8 @@ char *cuzk_engine_metrics_text(cuzk_engine *e) {
   cuzk_prom_set(e->m_prove_active, e->prove_active);
   cuzk_prom_set(e->m_mem_used, (double)e->mem_used);
   cuzk_prom_set(e->m_mem_budget, (double)e->mem_budget);
+  cuzk_prom_set(e->m_input_used, (double)atomic_load(&e->input_used));
+  cuzk_prom_set(e->m_input_budget, (double)e->input_budget);
   cuzk_prom_set(e->m_srs_bytes, (double)e->srs_bytes);
   cuzk_prom_set(e->m_warm_bytes, (double)e->warm_bytes);
   cuzk_prom_set(e->m_rss, rss);
