@@ -6,8 +6,10 @@
  * terms of value -1, the same subtracted, and multiplied by -2; positive and negative sums that
  * cancel or wrap below zero; a 255-bit packing of ones; the stored limbs r - 1, r - 1 and 2 (each
  * addition's sum at or above r: 2r - 2, then r); rows of one term of every kind (1, -1, a
- * coefficient times 0, 1 and a full value); empty rows; terms over inputs. On one thread and on
- * a pool of 3 (the rows split across workers).
+ * coefficient times 0, 1 and a full value); empty rows; terms over inputs; integer parts (bits
+ * times small coefficients) at the edges of the kernel's table and far beyond it either way; large
+ * coefficients on bits whose stored forms sum to r. On one
+ * thread and on a pool of 3 (the rows split across workers).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +42,9 @@ static bool synth(cuzk_cs *cs, void *ctx, bool hv) {
     m1[i] = cuzk_cs_alloc(cs, hv ? &minus_one : NULL);
   for (int i = 0; i < 255; i++)
     bits[i] = cuzk_cs_alloc(cs, hv ? &cuzk_fr_one : NULL);
+  cuzk_var zbits[12];
+  for (int i = 0; i < 12; i++)
+    zbits[i] = cuzk_cs_alloc(cs, hv ? (i % 3 ? &cuzk_fr_one : &zero) : NULL);
   /* stored forms r - 1 and 2 (the kernel adds the stored limbs): r - 1 + r - 1 + 2 = 2r */
   cuzk_fr top = {{CUZK_R[0] - 1, CUZK_R[1], CUZK_R[2], CUZK_R[3]}}, small = {{2, 0, 0, 0}};
   cuzk_var v_top = cuzk_cs_alloc(cs, hv ? &top : NULL),
@@ -84,6 +89,42 @@ static bool synth(cuzk_cs *cs, void *ctx, bool hv) {
   cuzk_lc_add(&b, m1[0], NULL);
   cuzk_lc_add(&b, v_one, NULL);
   cuzk_cs_enforce(cs, "packing, exactly r", &a, &b, &c);
+  /* a row's integer part (bits times small coefficients) at the edges of the table of small
+   * sums (127, 128, -128, -129), far beyond them either way (coefficients +-(2^31 - 1), the
+   * largest small ones), beside large coefficients on bits (2^31, its negative) and a field part;
+   * zbits[i] is 0 for i % 3 == 0, else 1 */
+  cuzk_fr max31, big31, mmax31, mbig31;
+  cuzk_fr_from_u64(&max31, (UINT64_C(1) << 31) - 1);
+  cuzk_fr_from_u64(&big31, UINT64_C(1) << 31);
+  cuzk_fr_neg(&mmax31, &max31);
+  cuzk_fr_neg(&mbig31, &big31);
+  const int counts[4] = {127, 128, 128, 129};
+  for (int r = 0; r < 4; r++) {
+    cuzk_lc_init3(&a, &b, &c, cs);
+    for (int i = 0; i < counts[r]; i++)
+      cuzk_lc_add(r < 2 ? &a : &c, bits[i], r < 2 ? NULL : &minus_one);
+    cuzk_cs_enforce(cs, "integer part at the table's edge", &a, &b, &c);
+  }
+  cuzk_lc_init3(&a, &b, &c, cs);
+  for (int i = 0; i < 12; i++) {
+    cuzk_lc_add(&a, zbits[i], &max31);
+    cuzk_lc_add(&b, zbits[i], &mmax31);
+    cuzk_lc_add(&c, zbits[i], i % 2 ? &big31 : &mbig31);
+  }
+  cuzk_lc_add(&b, v_big, &seven);
+  cuzk_lc_add(&c, m1[7], NULL);
+  cuzk_cs_enforce(cs, "integer part far from 0", &a, &b, &c);
+  /* large coefficients on bits of value 1 whose stored forms are 1 and r - 1 (their sum, r, is
+   * where the kernel's one-step reduction of such sums must still subtract r) */
+  const cuzk_fr stored_one = {{1, 0, 0, 0}};
+  cuzk_lc_init3(&a, &b, &c, cs);
+  cuzk_lc_add(&a, bits[0], &stored_one);
+  cuzk_lc_add(&a, bits[1], &top);
+  cuzk_lc_add(&c, bits[2], &top);
+  cuzk_lc_add(&c, bits[3], &top);
+  cuzk_lc_add(&c, bits[4], &stored_one);
+  cuzk_lc_add(&c, bits[5], &stored_one);
+  cuzk_cs_enforce(cs, "large coefficients summing to r", &a, &b, &c);
   /* one term of each kind, and empty rows */
   const cuzk_var single_v[] = {v_big, v_big, v_zero, v_one, v_big, in_big, in_m1, m1[5]};
   const cuzk_fr *single_k[] = {NULL, &minus_one, &seven, &seven, &seven, &big, &minus_one, &two};

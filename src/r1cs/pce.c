@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "cuzk/pce.h"
+#include "field/consts.h"
+#include "field/limbs.h"
 #include "r1cs/coef_dict.h"
 #include "r1cs/cs_internal.h"
 #include "r1cs/pce_internal.h"
@@ -114,7 +116,31 @@ cuzk_r1cs_err cuzk_pce_create(cuzk_pce **out, cuzk_cs *record) {
   return CUZK_R1CS_OK;
 }
 
+/* Each coefficient as a small signed integer where it is one (docs/r1cs.md "The SpMV kernel"):
+ * c itself or c - r, whichever has magnitude at most PCE_SMALL_MAX. */
+static void small_coefficients(cuzk_pce *p) {
+  for (size_t i = 0; i < p->n_dict; i++) {
+    uint64_t c[4], m[4];
+    cuzk_fr_to_canonical(c, &p->dict[i]);
+    limbs_neg_mod(m, c, CUZK_R, 4); /* r - c, or 0 for c = 0 */
+    p->small[i] = PCE_NOT_SMALL;
+    if (!(c[1] | c[2] | c[3]) && c[0] <= (uint64_t)PCE_SMALL_MAX)
+      p->small[i] = (int64_t)c[0];
+    else if (!(m[1] | m[2] | m[3]) && m[0] <= (uint64_t)PCE_SMALL_MAX)
+      p->small[i] = -(int64_t)m[0];
+  }
+}
+
 cuzk_r1cs_err pce_finish(cuzk_pce *p) {
+  if (!(p->small = malloc((p->n_dict ? p->n_dict : 1) * sizeof *p->small)) ||
+      !(p->dict64 = malloc((p->n_dict ? p->n_dict : 1) * sizeof *p->dict64)))
+    return CUZK_R1CS_ENOMEM;
+  small_coefficients(p);
+  cuzk_fr two63, two64;
+  cuzk_fr_from_u64(&two63, UINT64_C(1) << 63);
+  cuzk_fr_add(&two64, &two63, &two63);
+  for (size_t i = 0; i < p->n_dict; i++)
+    cuzk_fr_mul(&p->dict64[i], &p->dict[i], &two64);
   size_t len[3] = {p->aux, p->inputs, p->aux};
   for (int k = 0; k < 3; k++)
     if (!(p->dens[k] = calloc((len[k] + 63) / 64 + 1, sizeof(uint64_t)))) return CUZK_R1CS_ENOMEM;
@@ -129,7 +155,8 @@ cuzk_r1cs_err pce_finish(cuzk_pce *p) {
     p->dens_count[k] = popcount(p->dens[k], len[k]);
     p->bytes += ((len[k] + 63) / 64 + 1) * sizeof(uint64_t);
   }
-  p->bytes += sizeof *p + p->n_dict * sizeof *p->dict + p->n_marks * sizeof *p->marks;
+  p->bytes += sizeof *p + p->n_dict * (2 * sizeof *p->dict + sizeof *p->small) +
+              p->n_marks * sizeof *p->marks;
   return CUZK_R1CS_OK;
 }
 
@@ -161,6 +188,8 @@ void cuzk_pce_free(cuzk_pce *p) {
     free(p->dens[k]);
   }
   free(p->dict);
+  free(p->small);
+  free(p->dict64);
   free(p->marks);
   free(p);
 }

@@ -2,6 +2,7 @@
 /* The evaluator's product a, b, c = A·z, B·z, C·z (cuzk/pce.h, docs/r1cs.md "Pre-compiled
  * constraints"): row ranges in parallel on the shared pool, one kernel for the whole domain
  * (the prover) and for row windows (synth-only). */
+#include <pthread.h>
 #include <string.h>
 
 #include "cuzk/pce.h"
@@ -75,74 +76,194 @@ static inline bool is_one(const uint64_t *a) {
 
 /* The kind of a term's value: from the witness's notes when it has them (a byte read where the
  * value itself is 32 bytes and often not in cache), else from the value. */
-static inline unsigned kind_of(const uint8_t *kinds, uint32_t col, size_t ni, const uint64_t *z) {
-  if (kinds && col >= ni) return kinds[col - ni];
+static inline unsigned value_kind(const uint64_t *z) {
   return is_zero(z) ? CUZK_KIND_ZERO : is_one(z) ? CUZK_KIND_ONE : CUZK_KIND_OTHER;
+}
+static inline unsigned kind_of(const uint8_t *kinds, uint32_t col, size_t ni, const uint64_t *z) {
+  return kinds && col >= ni ? kinds[col - ni] : value_kind(z);
+}
+
+/* v in Montgomery form for v in [-128, 127], at index v + 128: a row's integer part is mostly
+ * that small (a bit, 1 - bit, a + b - c of bits). */
+static cuzk_fr small_fr[256];
+static pthread_once_t small_fr_once = PTHREAD_ONCE_INIT;
+
+static void small_fr_init(void) {
+  for (int v = -128; v < 128; v++) {
+    cuzk_fr_from_u64(&small_fr[v + 128], (uint64_t)(v < 0 ? -v : v));
+    if (v < 0) cuzk_fr_neg(&small_fr[v + 128], &small_fr[v + 128]);
+  }
+}
+
+/* The field element of a row's integer part v, for |v| >= 128: rows of packed bits, where one
+ * conversion stands for tens of terms. */
+static void int_to_fr(int64_t v, uint64_t y[4]) {
+  cuzk_fr f;
+  cuzk_fr_from_u64(&f, v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
+  if (v < 0) cuzk_fr_neg(&f, &f);
+  memcpy(y, f.l, sizeof f.l);
+}
+
+/* A sum of up to 2^32 values below r on five limbs, without reduction: x86-64 in assembly as
+ * ACC_ADD. */
+#if defined(__x86_64__)
+#define WIDE_ADD(w, x)                                                                          \
+  __asm__("add %[x0], %[w0]\n\tadc %[x1], %[w1]\n\tadc %[x2], %[w2]\n\tadc %[x3], %[w3]\n\t"    \
+          "adc $0, %[w4]"                                                                       \
+          : [w0] "+r"(w[0]), [w1] "+r"(w[1]), [w2] "+r"(w[2]), [w3] "+r"(w[3]), [w4] "+r"(w[4]) \
+          : [x0] "r"((x)[0]), [x1] "r"((x)[1]), [x2] "r"((x)[2]), [x3] "r"((x)[3])              \
+          : "cc")
+#else
+#define WIDE_ADD(w, x)                            \
+  do {                                            \
+    uint8_t c_ = 0;                               \
+    for (int i_ = 0; i_ < 4; i_++)                \
+      c_ = limb_addc(c_, w[i_], (x)[i_], &w[i_]); \
+    w[4] += c_;                                   \
+  } while (0)
+#endif
+
+/* w (below 2^288: up to 2^32 values of dict64, each c * 2^64 in Montgomery form) times 2^-64 mod
+ * r, i.e. the sum of the c: one step of Montgomery reduction, (w + m r) / 2^64 < 2^224 + r, then
+ * r subtracted once if needed. */
+static void wide_reduce(const uint64_t w[5], uint64_t y[4]) {
+  const uint64_t m = w[0] * CUZK_R_N0;
+  uint64_t u[5], carry = 0;
+  for (int i = 0; i < 4; i++) {
+    cuzk_u128 v = (cuzk_u128)m * CUZK_R[i] + w[i] + carry;
+    u[i] = (uint64_t)v; /* u[0] is 0 */
+    carry = (uint64_t)(v >> 64);
+  }
+  u[4] = w[4] + carry; /* no carry out: w + m r < 2^288 + 2^319 */
+  uint64_t t[4];
+  uint8_t b = 0;
+  for (int i = 0; i < 4; i++)
+    b = limb_subb(b, u[i + 1], CUZK_R[i], &t[i]);
+  for (int i = 0; i < 4; i++)
+    y[i] = b ? u[i + 1] : t[i];
+}
+
+/* A row's integer part v joins the field sum (or is the row's value): from the table when small,
+ * else converted. */
+static inline void put_int(int64_t v, uint64_t o[4]) {
+  if ((uint64_t)v + 128 < 256)
+    memcpy(o, small_fr[(uint64_t)v + 128].l, sizeof small_fr[0].l);
+  else
+    int_to_fr(v, o);
 }
 
 /*
- * Row by row: the sum of coefficient * z[column]. A coefficient of 1 or -1 adds or subtracts the
- * value; most other terms are a coefficient times a bit, which adds the coefficient or nothing;
- * only the rest multiplies (as PROVE mode does, cs.c eval_row). The first term of a row sets the
- * sum rather than adding to 0. With the witness's kinds (docs/r1cs.md "The SpMV kernel") a bit's
- * term adds the coefficient masked by the bit, without loading the value and without a branch on
- * it: a branch on a random bit whose value is still on its way from memory mispredicts at the
- * worst time. Without kinds (a witness from another mode) the value is loaded and a 0 skipped.
+ * A row with a term the integer sum cannot take, terms t .. t_end - 1, into o: the field sum
+ * beside the integer part. A coefficient of 1 or -1 adds or subtracts the value; a large
+ * coefficient on a bit (a value unpacked into bits: 2^k up to 2^254) adds the coefficient times
+ * 2^64, masked by the bit, to a sum on five limbs reduced once at the end; only a large
+ * coefficient on another value multiplies (as PROVE mode does, cs.c eval_row). The first term sets
+ * the sum rather than adding to 0. Apart from the hot loop so that its registers stay free.
+ */
+static __attribute__((noinline)) void field_row(const eval_job *j, int k, const uint8_t *kinds,
+                                                uint32_t t, uint32_t t_end, uint64_t o[4]) {
+  const cuzk_pce *p = j->p;
+  const size_t ni = p->inputs;
+  const uint32_t *cols = p->m[k].cols.p;
+  const uint16_t *coef = p->m[k].coef.p;
+  uint64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+  int64_t iacc = 0; /* |sum| < 2^32 * 2^31 (PCE_SMALL_MAX) */
+  uint64_t w[5] = {0, 0, 0, 0, 0};
+  bool first = true, wide = false;
+  for (; t < t_end; t++) {
+    const uint32_t col = cols[t];
+    const uint64_t *z = col < ni ? j->inputs[col].l : j->aux[col - ni].l;
+    const uint16_t d = coef[t];
+    const int64_t s = p->small[d];
+    const unsigned kd = kind_of(kinds, col, ni, z);
+    if (kd != CUZK_KIND_OTHER && s != PCE_NOT_SMALL) {
+      iacc += s & -(int64_t)kd;
+      continue;
+    }
+    uint64_t v[4];
+    const uint64_t *x; /* the term's value, to add */
+    if (d == COEF_ONE) {
+      x = z;
+    } else if (d == COEF_MINUS_ONE) {
+      ACC_SUB(z);
+      first = false;
+      continue;
+    } else if (kd != CUZK_KIND_OTHER) {
+      const uint64_t m = 0 - (uint64_t)kd, *c = p->dict64[d].l;
+      v[0] = c[0] & m, v[1] = c[1] & m, v[2] = c[2] & m, v[3] = c[3] & m;
+      WIDE_ADD(w, v);
+      wide = true;
+      continue;
+    } else {
+      cuzk_mont.fr_mul(v, p->dict[d].l, z);
+      x = v;
+    }
+    if (first) {
+      a0 = x[0], a1 = x[1], a2 = x[2], a3 = x[3];
+      first = false;
+    } else {
+      ACC_ADD(x);
+    }
+  }
+  uint64_t y[4];
+  if (wide) {
+    wide_reduce(w, y);
+    if (first) {
+      a0 = y[0], a1 = y[1], a2 = y[2], a3 = y[3];
+      first = false;
+    } else {
+      ACC_ADD(y);
+    }
+  }
+  put_int(iacc, y);
+  if (first) {
+    a0 = y[0], a1 = y[1], a2 = y[2], a3 = y[3];
+  } else {
+    ACC_ADD(y);
+  }
+  o[0] = a0, o[1] = a1, o[2] = a2, o[3] = a3;
+}
+
+/*
+ * Row by row: the sum of coefficient * z[column] (docs/r1cs.md "The SpMV kernel"). A term whose
+ * value is a bit (0 or 1) and whose coefficient is a small integer (1, -1, 2^k, ...: pce.c
+ * small_coefficients) adds coefficient & -bit to a plain integer sum: one add, no modular
+ * reduction and, with the witness's kinds, no load of the 32-byte value. Most rows of a SHA-256
+ * circuit have only such terms (a bit, 1 - bit, a + b - c of bits, packed words); the integer
+ * is then the row's value, from a table when small. A row with any other term starts again in
+ * field_row. A branch on a random bit whose value is still on its way from memory mispredicts at
+ * the worst time: the bits are masks here, never branched on.
  */
 static inline void eval_rows_with(const eval_job *j, size_t begin, size_t end,
                                   const uint8_t *kinds) {
-  begin += j->first;
-  end += j->first;
   const cuzk_pce *p = j->p;
   const size_t ni = p->inputs;
-  const cuzk_fr *aux_z = j->aux - ni; /* aux_z[c] for c >= ni: no branch on the column kind */
+  const int64_t *small = p->small;
   for (int k = j->k0; k < j->k1; k++) {
-    const uint32_t *row_ptr = p->m[k].row_ptr.p, *cols = p->m[k].cols.p;
+    /* row_ptr from the window's first row: out[i] is row i of it */
+    const uint32_t *row_ptr = (const uint32_t *)p->m[k].row_ptr.p + j->first,
+                   *cols = p->m[k].cols.p;
     const uint16_t *coef = p->m[k].coef.p;
     cuzk_fr *out = j->out[k];
     uint32_t t = row_ptr[begin];
     for (size_t r = begin; r < end; r++) {
-      uint64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-      const uint32_t t_end = row_ptr[r + 1];
-      for (bool first = true; t < t_end; t++, first = false) {
+      const uint32_t t0 = t, t_end = row_ptr[r + 1];
+      int64_t iacc = 0; /* |sum| < 2^32 * 2^31 (PCE_SMALL_MAX) */
+      for (; t < t_end; t++) {
         const uint32_t col = cols[t];
-        const uint64_t *z = col < ni ? j->inputs[col].l : aux_z[col].l;
-        const uint16_t d = coef[t];
-        uint64_t v[4];
-        const uint64_t *x; /* the term's value, to add */
-        if (d == COEF_ONE) {
-          x = z;
-        } else if (d == COEF_MINUS_ONE) {
-          ACC_SUB(z);
-          continue;
-        } else if (kinds) {
-          const unsigned kd = kind_of(kinds, col, ni, z);
-          if (__builtin_expect(kd == CUZK_KIND_OTHER, 0)) {
-            cuzk_mont.fr_mul(v, p->dict[d].l, z);
-          } else {
-            const uint64_t m = 0 - (uint64_t)kd, *c = p->dict[d].l;
-            v[0] = c[0] & m, v[1] = c[1] & m, v[2] = c[2] & m, v[3] = c[3] & m;
-          }
-          x = v;
-        } else if (is_zero(z)) {
-          continue;
-        } else if (is_one(z)) {
-          x = p->dict[d].l;
-        } else {
-          cuzk_mont.fr_mul(v, p->dict[d].l, z);
-          x = v;
-        }
-        if (first) {
-          a0 = x[0], a1 = x[1], a2 = x[2], a3 = x[3];
-        } else {
-          ACC_ADD(x);
-        }
+        const int64_t s = small[coef[t]];
+        const unsigned kd = kinds && col >= ni
+                                ? kinds[col - ni]
+                                : value_kind(col < ni ? j->inputs[col].l : j->aux[col - ni].l);
+        if (kd == CUZK_KIND_OTHER || s == PCE_NOT_SMALL) break;
+        iacc += s & -(int64_t)kd;
       }
-      uint64_t *o = out[r - j->first].l;
-      o[0] = a0;
-      o[1] = a1;
-      o[2] = a2;
-      o[3] = a3;
+      if (t < t_end) {
+        field_row(j, k, kinds, t0, t_end, out[r].l);
+        t = t_end;
+      } else {
+        put_int(iacc, out[r].l);
+      }
     }
   }
 }
@@ -172,6 +293,7 @@ void cuzk_pce_eval(const cuzk_pce *p, const cuzk_fr *inputs, const cuzk_fr *aux,
 void cuzk_pce_eval_rows(const cuzk_pce *p, const cuzk_fr *inputs, const cuzk_fr *aux,
                         const uint8_t *aux_kind, cuzk_fr *out[3], size_t first, size_t count,
                         cuzk_pool *pool, unsigned max_workers) {
+  pthread_once(&small_fr_once, small_fr_init);
   eval_job j = {p, inputs, aux, aux_kind, out, first, 0, 3};
   if (first > p->rows || count > p->rows - first) return;
   cuzk_parallel_for(pool, count, 4096, eval_rows, &j, max_workers);
@@ -183,6 +305,7 @@ void cuzk_pce_eval_matrix(const cuzk_pce *p, int k, const cuzk_fr *inputs, const
   if (k < 0 || k > 2 || len < p->rows + p->inputs) return;
   cuzk_fr *outs[3] = {NULL, NULL, NULL};
   outs[k] = out;
+  pthread_once(&small_fr_once, small_fr_init);
   eval_job j = {p, inputs, aux, aux_kind, outs, 0, k, k + 1};
   cuzk_parallel_for(pool, p->rows, 4096, eval_rows, &j, max_workers);
   for (size_t i = 0; i < p->inputs; i++) /* the input constraints: a = input i, b = c = 0 */

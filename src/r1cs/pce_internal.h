@@ -4,8 +4,13 @@
 #ifndef CUZK_R1CS_PCE_INTERNAL_H
 #define CUZK_R1CS_PCE_INTERNAL_H
 
+#include <stdint.h>
+
 #include "cuzk/pce.h"
 #include "util/vec.h"
+
+#define PCE_SMALL_MAX INT32_MAX /* a row has < 2^32 terms: its integer sum fits in int64_t */
+#define PCE_NOT_SMALL INT64_MIN
 
 typedef struct {
   cuzk_vec row_ptr; /* uint32_t, rows + 1 */
@@ -19,6 +24,9 @@ struct cuzk_pce {
   pce_matrix m[3];
   cuzk_fr *dict;
   size_t n_dict;
+  int64_t *small;    /* per dictionary entry: the coefficient as an integer of magnitude at most
+                        PCE_SMALL_MAX (c or c - r), else PCE_NOT_SMALL (pce_eval.c) */
+  cuzk_fr *dict64;   /* per dictionary entry: c * 2^64, for sums reduced by one Montgomery step */
   uint64_t *dens[3]; /* A aux, B inputs, B aux: the column pattern (cuzk_cs_result's order) */
   size_t dens_count[3];
   cuzk_cs_mark *marks; /* where the recording's segments start and end (cuzk_cs_segments) */
