@@ -28,6 +28,7 @@ typedef struct {
   cuzk_bool *gen; /* challenges x rb random bits */
   cuzk_num part, phi, comm_c, root_r_old, root_r_new;
   cuzk_num apex[CUZK_SNAP_MAX_APEX];
+  unsigned failed; /* the challenge whose segment failed, + 1; 0: none */
 } synth;
 
 static cuzk_num alloc_u64(synth *s, uint64_t v) {
@@ -203,6 +204,19 @@ static cuzk_r1cs_err challenge(synth *s, unsigned ci) {
   return cuzk_gadget_por_bits(cs, &low, &ldn, &apex_leaf, cbits, p->tree_d_low, sib);
 }
 
+/* Challenge ci as a segment (docs/r1cs.md "Parallel witness"): it reads what run allocated
+ * before the loop and nothing of another challenge; its own copy of the state points at its
+ * view of the system. */
+static cuzk_r1cs_err challenge_segment(cuzk_cs *cs, unsigned ci, void *arg) {
+  synth *s = malloc(sizeof *s);
+  if (!s) return CUZK_R1CS_ENOMEM;
+  *s = *(const synth *)arg;
+  s->cs = cs;
+  cuzk_r1cs_err e = challenge(s, ci);
+  free(s);
+  return e;
+}
+
 static cuzk_r1cs_err run(synth *s, const cuzk_snap_request *rq) {
   const cuzk_snap_proof *p = s->p;
   cuzk_num comm_r_old, comm_d_new, comm_r_new;
@@ -218,8 +232,9 @@ static cuzk_r1cs_err run(synth *s, const cuzk_snap_request *rq) {
   cuzk_r1cs_err e = apex_por(s, ppath, &comm_d_new);
   if (e) return e;
   gen_challenge_bits(s, &comm_r_new);
-  for (unsigned ci = 0; ci < p->challenges && !e; ci++)
-    e = challenge(s, ci);
+  unsigned failed = 0;
+  e = cuzk_cs_segments(s->cs, p->challenges, challenge_segment, s, &failed);
+  if (e) s->failed = failed + 1;
   return e;
 }
 
@@ -261,9 +276,13 @@ cuzk_snap_err cuzk_snap_synthesize(cuzk_cs *cs, const cuzk_snap_proof *p,
   } else {
     cuzk_r1cs_err e = run(s, vals ? rq : NULL);
     if (e == CUZK_R1CS_OK) e = cuzk_cs_error(cs);
-    if (e)
-      se = cuzk_snap_fail(msg, len, CUZK_SNAP_EINVAL, "update circuit: partition %u: %s", k,
+    if (e && s->failed)
+      se = cuzk_snap_fail(msg, len, e == CUZK_R1CS_ENOMEM ? CUZK_SNAP_ENOMEM : CUZK_SNAP_EINVAL,
+                          "update circuit: partition %u: challenge %u: %s", k, s->failed - 1,
                           cuzk_r1cs_strerror(e));
+    else if (e)
+      se = cuzk_snap_fail(msg, len, e == CUZK_R1CS_ENOMEM ? CUZK_SNAP_ENOMEM : CUZK_SNAP_EINVAL,
+                          "update circuit: partition %u: %s", k, cuzk_r1cs_strerror(e));
   }
   free(s->gen);
   free(s);
