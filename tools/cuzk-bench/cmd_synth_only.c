@@ -507,6 +507,7 @@ int cmd_synth_only(int argc, char **argv) {
   if (cuzk_cs_create(&cs, &o)) return cli_fail(1, "out of memory");
   stat wall = {0, 1e300}, synth = wall, witness = wall, spmv = wall;
   abc_digest d0 = {{0}};
+  size_t per_circuit = 0; /* constraints of the last iteration's circuits, each */
   for (uint64_t it = 1; it <= a.iters; it++) {
     if (a.perf) counters_start();
     double w0 = cli_now_s();
@@ -521,6 +522,7 @@ int cmd_synth_only(int argc, char **argv) {
            (unsigned long long)it, w, r.synth, r.circuits, r.constraints);
     if (pc.pce) printf("  (witness=%.3fs  spmv=%.3fs)", r.witness, r.spmv);
     printf("\n");
+    per_circuit = r.circuits ? r.constraints / r.circuits : 0;
     if (a.digest && it == 1) d0 = r.d;
     if (a.digest && memcmp(&d0, &r.d, sizeof d0))
       return cli_fail(1, "synth-only: iteration %llu gave other a, b, c than the first",
@@ -544,12 +546,18 @@ int cmd_synth_only(int argc, char **argv) {
   if (a.digest)
     printf("abc digest: a=%016llx b=%016llx c=%016llx\n", (unsigned long long)d0.h[0],
            (unsigned long long)d0.h[1], (unsigned long long)d0.h[2]);
+  /* what one synthesized circuit holds (docs/performance.md: bytes per constraint in flight),
+   * its witness and, in PROVE mode, its a, b, c and densities; the pce path's a, b, c go
+   * straight into the prover's vectors, counted apart */
+  size_t held = cuzk_cs_memory_bytes(cs);
+  printf("system:     %.1f MiB held by the constraint system (%.1f B/constraint)\n",
+         (double)held / (1u << 20), per_circuit ? (double)held / (double)per_circuit : 0.0);
   printf("peak RSS:   %.2f GiB\n", peak_rss_bytes() / (1u << 30));
   if (json) {
     fprintf(json,
             "], \"wall_avg\": %.6f, \"wall_min\": %.6f, \"synth_avg\": %.6f, \"synth_min\": %.6f, "
-            "\"peak_rss_bytes\": %.0f",
-            wall.sum / n, wall.min, synth.sum / n, synth.min, peak_rss_bytes());
+            "\"peak_rss_bytes\": %.0f, \"system_bytes\": %zu",
+            wall.sum / n, wall.min, synth.sum / n, synth.min, peak_rss_bytes(), held);
     if (pc.pce)
       fprintf(json,
               ", \"record_s\": %.6f, \"witness_avg\": %.6f, \"witness_min\": %.6f, \"spmv_avg\": "
