@@ -222,10 +222,7 @@ static cuzk_var alloc_aux(cuzk_cs *cs, const cuzk_fr *value, unsigned kind) {
 
 cuzk_var cuzk_cs_alloc(cuzk_cs *cs, const cuzk_fr *value) {
   if (!value) value = &cuzk_fr_zero;
-  unsigned kind = CUZK_KIND_OTHER;
-  if (cs->keep_kind) /* without a branch on the value: a witness's bits are random */
-    kind -= 2 * (unsigned)fr_zero(value) + (unsigned)fr_one(value);
-  return alloc_aux(cs, value, kind);
+  return alloc_aux(cs, value, cs->keep_kind ? fr_kind(value) : CUZK_KIND_OTHER);
 }
 
 cuzk_var cuzk_cs_alloc_bit(cuzk_cs *cs, bool value) {

@@ -117,6 +117,12 @@ static inline bool fr_one(const cuzk_fr *a) {
           (a->l[2] ^ cuzk_fr_one.l[2]) | (a->l[3] ^ cuzk_fr_one.l[3])) == 0;
 }
 
+/* A value's kind (cuzk_cs_result.aux_kind: CUZK_KIND_ZERO, _ONE, _OTHER), without a branch on
+ * the value: a witness's bits are random. */
+static inline unsigned fr_kind(const cuzk_fr *a) {
+  return CUZK_KIND_OTHER - 2 * (unsigned)fr_zero(a) - (unsigned)fr_one(a);
+}
+
 /* The value of a variable (values kept). */
 static inline const cuzk_fr *cs_value(const cuzk_cs *cs, cuzk_var v) {
   const cuzk_fr *base = (const cuzk_fr *)(cuzk_var_is_aux(v) ? cs->aux.p : cs->inputs.p);

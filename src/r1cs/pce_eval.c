@@ -3,6 +3,7 @@
  * constraints"): row ranges in parallel on the shared pool, one kernel for the whole domain
  * (the prover) and for row windows (synth-only). */
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cuzk/pce.h"
@@ -10,22 +11,18 @@
 #include "field/limbs.h"
 #include "field/mont.h"
 #include "r1cs/coef_dict.h"
+#include "r1cs/cs_internal.h"
 #include "r1cs/pce_internal.h"
 
 typedef struct {
   const cuzk_pce *p;
   const cuzk_fr *inputs, *aux;
-  const uint8_t *kinds; /* per aux variable (cuzk_cs_result.aux_kind), or NULL */
+  const uint8_t *kinds;    /* per aux variable (cuzk_cs_result.aux_kind), or NULL */
+  const uint8_t *in_kinds; /* with kinds: per input, from its value (eval_run) */
   cuzk_fr **out;
   size_t first; /* out[k][0] is row first */
   int k0, k1;   /* the matrices k0 .. k1-1 */
 } eval_job;
-
-static inline bool is_zero(const uint64_t *a) { return (a[0] | a[1] | a[2] | a[3]) == 0; }
-static inline bool is_one(const uint64_t *a) {
-  return ((a[0] ^ cuzk_fr_one.l[0]) | (a[1] ^ cuzk_fr_one.l[1]) | (a[2] ^ cuzk_fr_one.l[2]) |
-          (a[3] ^ cuzk_fr_one.l[3])) == 0;
-}
 
 /* The row's running sum on four scalar limbs, kept in registers: acc = acc + x mod r and
  * acc - x mod r for acc, x < r. On x86-64 in assembly: the carry-chain intrinsics of limbs.h
@@ -74,13 +71,21 @@ static inline bool is_one(const uint64_t *a) {
   } while (0)
 #endif
 
-/* The kind of a term's value: from the witness's notes when it has them (a byte read where the
- * value itself is 32 bytes and often not in cache), else from the value. */
-static inline unsigned value_kind(const uint64_t *z) {
-  return is_zero(z) ? CUZK_KIND_ZERO : is_one(z) ? CUZK_KIND_ONE : CUZK_KIND_OTHER;
+/* The kind of column col's value: from the witness's notes and the inputs' when given (a byte
+ * read where the value itself is 32 bytes and often not in cache), else from the value
+ * (cs_internal.h). */
+static inline unsigned kind_of(const eval_job *j, const uint8_t *kinds, uint32_t col, size_t ni) {
+  if (kinds) return col < ni ? j->in_kinds[col] : kinds[col - ni];
+  return fr_kind(col < ni ? &j->inputs[col] : &j->aux[col - ni]);
 }
-static inline unsigned kind_of(const uint8_t *kinds, uint32_t col, size_t ni, const uint64_t *z) {
-  return kinds && col >= ni ? kinds[col - ni] : value_kind(z);
+
+/* The field element of a row's integer part v: the table below for |v| < 128, this for rows of
+ * packed bits, where one conversion stands for tens of terms. */
+static void int_to_fr(int64_t v, uint64_t y[4]) {
+  cuzk_fr f;
+  cuzk_fr_from_u64(&f, v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
+  if (v < 0) cuzk_fr_neg(&f, &f);
+  memcpy(y, f.l, sizeof f.l);
 }
 
 /* v in Montgomery form for v in [-128, 127], at index v + 128: a row's integer part is mostly
@@ -89,19 +94,8 @@ static cuzk_fr small_fr[256];
 static pthread_once_t small_fr_once = PTHREAD_ONCE_INIT;
 
 static void small_fr_init(void) {
-  for (int v = -128; v < 128; v++) {
-    cuzk_fr_from_u64(&small_fr[v + 128], (uint64_t)(v < 0 ? -v : v));
-    if (v < 0) cuzk_fr_neg(&small_fr[v + 128], &small_fr[v + 128]);
-  }
-}
-
-/* The field element of a row's integer part v, for |v| >= 128: rows of packed bits, where one
- * conversion stands for tens of terms. */
-static void int_to_fr(int64_t v, uint64_t y[4]) {
-  cuzk_fr f;
-  cuzk_fr_from_u64(&f, v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
-  if (v < 0) cuzk_fr_neg(&f, &f);
-  memcpy(y, f.l, sizeof f.l);
+  for (int v = -128; v < 128; v++)
+    int_to_fr(v, small_fr[v + 128].l);
 }
 
 /* A sum of up to 2^32 values below r on five limbs, without reduction: x86-64 in assembly as
@@ -160,6 +154,16 @@ static inline void put_int(int64_t v, uint64_t o[4]) {
  * coefficient on another value multiplies (as PROVE mode does, cs.c eval_row). The first term sets
  * the sum rather than adding to 0. Apart from the hot loop so that its registers stay free.
  */
+/* x into field_row's sum: the first term sets it. */
+#define TAKE(x)                                           \
+  do {                                                    \
+    if (first) {                                          \
+      a0 = (x)[0], a1 = (x)[1], a2 = (x)[2], a3 = (x)[3]; \
+      first = false;                                      \
+    } else {                                              \
+      ACC_ADD(x);                                         \
+    }                                                     \
+  } while (0)
 static __attribute__((noinline)) void field_row(const eval_job *j, int k, const uint8_t *kinds,
                                                 uint32_t t, uint32_t t_end, uint64_t o[4]) {
   const cuzk_pce *p = j->p;
@@ -175,7 +179,7 @@ static __attribute__((noinline)) void field_row(const eval_job *j, int k, const 
     const uint64_t *z = col < ni ? j->inputs[col].l : j->aux[col - ni].l;
     const uint16_t d = coef[t];
     const int64_t s = p->small[d];
-    const unsigned kd = kind_of(kinds, col, ni, z);
+    const unsigned kd = kind_of(j, kinds, col, ni);
     if (kd != CUZK_KIND_OTHER && s != PCE_NOT_SMALL) {
       iacc += s & -(int64_t)kd;
       continue;
@@ -198,31 +202,18 @@ static __attribute__((noinline)) void field_row(const eval_job *j, int k, const 
       cuzk_mont.fr_mul(v, p->dict[d].l, z);
       x = v;
     }
-    if (first) {
-      a0 = x[0], a1 = x[1], a2 = x[2], a3 = x[3];
-      first = false;
-    } else {
-      ACC_ADD(x);
-    }
+    TAKE(x);
   }
   uint64_t y[4];
   if (wide) {
     wide_reduce(w, y);
-    if (first) {
-      a0 = y[0], a1 = y[1], a2 = y[2], a3 = y[3];
-      first = false;
-    } else {
-      ACC_ADD(y);
-    }
+    TAKE(y);
   }
   put_int(iacc, y);
-  if (first) {
-    a0 = y[0], a1 = y[1], a2 = y[2], a3 = y[3];
-  } else {
-    ACC_ADD(y);
-  }
+  TAKE(y);
   o[0] = a0, o[1] = a1, o[2] = a2, o[3] = a3;
 }
+#undef TAKE
 
 /*
  * Row by row: the sum of coefficient * z[column] (docs/r1cs.md "The SpMV kernel"). A term whose
@@ -252,9 +243,7 @@ static inline void eval_rows_with(const eval_job *j, size_t begin, size_t end,
       for (; t < t_end; t++) {
         const uint32_t col = cols[t];
         const int64_t s = small[coef[t]];
-        const unsigned kd = kinds && col >= ni
-                                ? kinds[col - ni]
-                                : value_kind(col < ni ? j->inputs[col].l : j->aux[col - ni].l);
+        const unsigned kd = kind_of(j, kinds, col, ni);
         if (kd == CUZK_KIND_OTHER || s == PCE_NOT_SMALL) break;
         iacc += s & -(int64_t)kd;
       }
@@ -276,6 +265,19 @@ static void eval_rows(void *ctx, size_t begin, size_t end) {
     eval_rows_with(j, begin, end, NULL);
 }
 
+/* count rows of job j on the pool; with the witness's kinds, the inputs' noted first. */
+static void eval_run(eval_job *j, size_t count, cuzk_pool *pool, unsigned max_workers) {
+  pthread_once(&small_fr_once, small_fr_init);
+  uint8_t *in_kinds = NULL;
+  if (j->kinds && !(in_kinds = malloc(j->p->inputs ? j->p->inputs : 1)))
+    j->kinds = NULL; /* out of memory: the kinds are read off the values, same products */
+  for (size_t i = 0; in_kinds && i < j->p->inputs; i++)
+    in_kinds[i] = (uint8_t)fr_kind(&j->inputs[i]);
+  j->in_kinds = in_kinds;
+  cuzk_parallel_for(pool, count, 4096, eval_rows, j, max_workers);
+  free(in_kinds);
+}
+
 void cuzk_pce_eval(const cuzk_pce *p, const cuzk_fr *inputs, const cuzk_fr *aux,
                    const uint8_t *aux_kind, cuzk_fr *out[3], size_t len, cuzk_pool *pool,
                    unsigned max_workers) {
@@ -293,10 +295,9 @@ void cuzk_pce_eval(const cuzk_pce *p, const cuzk_fr *inputs, const cuzk_fr *aux,
 void cuzk_pce_eval_rows(const cuzk_pce *p, const cuzk_fr *inputs, const cuzk_fr *aux,
                         const uint8_t *aux_kind, cuzk_fr *out[3], size_t first, size_t count,
                         cuzk_pool *pool, unsigned max_workers) {
-  pthread_once(&small_fr_once, small_fr_init);
-  eval_job j = {p, inputs, aux, aux_kind, out, first, 0, 3};
+  eval_job j = {p, inputs, aux, aux_kind, NULL, out, first, 0, 3};
   if (first > p->rows || count > p->rows - first) return;
-  cuzk_parallel_for(pool, count, 4096, eval_rows, &j, max_workers);
+  eval_run(&j, count, pool, max_workers);
 }
 
 void cuzk_pce_eval_matrix(const cuzk_pce *p, int k, const cuzk_fr *inputs, const cuzk_fr *aux,
@@ -305,9 +306,8 @@ void cuzk_pce_eval_matrix(const cuzk_pce *p, int k, const cuzk_fr *inputs, const
   if (k < 0 || k > 2 || len < p->rows + p->inputs) return;
   cuzk_fr *outs[3] = {NULL, NULL, NULL};
   outs[k] = out;
-  pthread_once(&small_fr_once, small_fr_init);
-  eval_job j = {p, inputs, aux, aux_kind, outs, 0, k, k + 1};
-  cuzk_parallel_for(pool, p->rows, 4096, eval_rows, &j, max_workers);
+  eval_job j = {p, inputs, aux, aux_kind, NULL, outs, 0, k, k + 1};
+  eval_run(&j, p->rows, pool, max_workers);
   for (size_t i = 0; i < p->inputs; i++) /* the input constraints: a = input i, b = c = 0 */
     out[p->rows + i] = k == 0 ? inputs[i] : cuzk_fr_zero;
   memset(out + p->rows + p->inputs, 0, (len - p->rows - p->inputs) * sizeof(cuzk_fr));
