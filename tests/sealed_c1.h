@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "check.h"
 #include "cuzk/engine.h"
@@ -86,6 +87,29 @@ static inline void expect_failed(cuzk_engine *e, const cuzk_job_request *r, cons
   CHECK_MSG(res.status == CUZK_JOB_FAILED && strstr(res.error, needle) && !res.proof_len,
             "status %d error '%s', expected FAILED '%s'", res.status, res.error, needle);
   cuzk_job_result_clear(&res);
+}
+
+/* Waits until each of the n jobs is in stage (cuzk_engine_get_status), polling: a condition on the
+ * engine's state, never on how long something took. false if one ended or none got there before
+ * the test's own timeout would stop it anyway (10 minutes). */
+static inline bool wait_stage(cuzk_engine *e, char (*ids)[CUZK_JOB_ID_LEN], size_t n,
+                              cuzk_job_stage stage) {
+  for (int tries = 0; tries < 60000; tries++) {
+    cuzk_engine_status st;
+    if (cuzk_engine_get_status(e, &st) != CUZK_ENGINE_OK) return false;
+    size_t there = 0, seen = 0;
+    for (size_t i = 0; i < n; i++)
+      for (size_t k = 0; k < st.n_jobs; k++)
+        if (!strcmp(st.jobs[k].job_id, ids[i])) {
+          seen++;
+          there += st.jobs[k].stage == stage;
+        }
+    cuzk_engine_status_free(&st);
+    if (there == n) return true;
+    if (seen < n) return false; /* ended */
+    nanosleep(&(struct timespec){0, 10000000L}, NULL);
+  }
+  return false;
 }
 
 static inline void free_sector(sector *s) {

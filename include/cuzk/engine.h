@@ -39,6 +39,8 @@ typedef enum {
 #define CUZK_ENGINE_MAX_PROVE_WORKERS 16
 #define CUZK_ENGINE_MAX_PROVE_QUEUE 1024
 #define CUZK_ENGINE_MAX_BATCH 64
+/* batch_wait_ms at most: a partition never waits longer for company (docs/engine.md "Batching") */
+#define CUZK_ENGINE_MAX_BATCH_WAIT_MS 10000
 #define CUZK_ENGINE_MAX_QUEUED_JOBS 1000000
 #define CUZK_ENGINE_MAX_RESULTS 10000000
 const char *cuzk_engine_strerror(cuzk_engine_err e);
@@ -107,6 +109,9 @@ typedef struct {
   size_t proof_len;
   char error[512]; /* FAILED / CANCELLED: why */
   uint64_t queue_wait_ms, srs_load_ms, synthesis_ms, prove_ms, total_ms;
+  /* how long its synthesized partitions waited in the prove queue for partners to batch with
+   * (docs/engine.md "Batching"; part of total_ms, not of queue_wait_ms) */
+  uint64_t batch_wait_ms;
 } cuzk_job_result;
 
 /* Log levels (the config's log_level picks the least severe printed). */
@@ -130,7 +135,9 @@ typedef struct {
                                   insecure) in test_params_dir */
   const char *test_params_dir; /* NULL: param_cache */
   unsigned batch_max;          /* partitions proven together at most (1 = no batching) */
-  unsigned batch_wait_ms;      /* how long a ready partition may wait for company */
+  unsigned batch_wait_ms;      /* how long a ready partition may wait for a partner on its way
+                                  (at most CUZK_ENGINE_MAX_BATCH_WAIT_MS; docs/engine.md
+                                  "Batching") */
   unsigned result_ttl_s;       /* how long an ended job's result stays retrievable */
   unsigned result_max;         /* ended results kept at most (the oldest go first); 0 = 10000 */
   /* Admission (docs/engine.md "Admission"): inputs of jobs not yet prepared are held in memory.
@@ -279,6 +286,14 @@ void cuzk_engine_status_free(cuzk_engine_status *s);
  * depth, memory, SRS bytes) and the /status JSON; malloc'd, NULL on allocation failure. */
 char *cuzk_engine_metrics_text(cuzk_engine *e);
 char *cuzk_engine_status_json(cuzk_engine *e);
+
+/* Holds stages of the pipeline (hold true) or lets them go on (false), for tests that need jobs
+ * to meet at a stage whatever the machine's speed, and for maintenance. SYNTHESIS: no job is
+ * prepared and no partition handed out (the CRITICAL lane's included); PROVING: prove workers
+ * take nothing and synthesized partitions wait in the prove queue (synthesis stops when it is
+ * full). Work already started runs to its end. */
+enum { CUZK_ENGINE_HOLD_SYNTHESIS = 1, CUZK_ENGINE_HOLD_PROVING = 2 };
+void cuzk_engine_hold(cuzk_engine *e, unsigned stages, bool hold);
 
 /* Stops accepting jobs. cancel: queued and running jobs end CANCELLED (running ones at their next
  * boundary); else they run to the end. Returns when no job is running or grace_ms passed

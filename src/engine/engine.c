@@ -134,13 +134,15 @@ cuzk_engine_err cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *
       cfg->synthesis_workers > CUZK_ENGINE_MAX_SYNTH_WORKERS ||
       cfg->prove_workers > CUZK_ENGINE_MAX_PROVE_WORKERS ||
       cfg->prove_queue > CUZK_ENGINE_MAX_PROVE_QUEUE || cfg->batch_max > CUZK_ENGINE_MAX_BATCH ||
-      cfg->queue_max > CUZK_ENGINE_MAX_QUEUED_JOBS || cfg->result_max > CUZK_ENGINE_MAX_RESULTS) {
+      cfg->queue_max > CUZK_ENGINE_MAX_QUEUED_JOBS || cfg->result_max > CUZK_ENGINE_MAX_RESULTS ||
+      cfg->batch_wait_ms > CUZK_ENGINE_MAX_BATCH_WAIT_MS) {
     snprintf(msg, len,
              "engine: synthesis_workers (1..%d), prove_workers (1..%d), prove_queue (1..%d), "
-             "batch_max (1..%d), queue_max (0..%d) or result_max (0..%d) out of range",
+             "batch_max (1..%d), batch_wait_ms (0..%d), queue_max (0..%d) or result_max (0..%d) "
+             "out of range",
              CUZK_ENGINE_MAX_SYNTH_WORKERS, CUZK_ENGINE_MAX_PROVE_WORKERS,
-             CUZK_ENGINE_MAX_PROVE_QUEUE, CUZK_ENGINE_MAX_BATCH, CUZK_ENGINE_MAX_QUEUED_JOBS,
-             CUZK_ENGINE_MAX_RESULTS);
+             CUZK_ENGINE_MAX_PROVE_QUEUE, CUZK_ENGINE_MAX_BATCH, CUZK_ENGINE_MAX_BATCH_WAIT_MS,
+             CUZK_ENGINE_MAX_QUEUED_JOBS, CUZK_ENGINE_MAX_RESULTS);
     return CUZK_ENGINE_EINVAL;
   }
   cuzk_engine *e = calloc(1, sizeof *e);
@@ -527,6 +529,20 @@ cuzk_engine_err cuzk_engine_cancel(cuzk_engine *e, const char *job_id, bool *was
   pthread_mutex_unlock(&e->mu);
   if (was_running) *was_running = running;
   return CUZK_ENGINE_OK;
+}
+
+void cuzk_engine_hold(cuzk_engine *e, unsigned stages, bool hold) {
+  if (!e) return;
+  pthread_mutex_lock(&e->mu);
+  if (stages & CUZK_ENGINE_HOLD_SYNTHESIS) e->hold_synth = hold;
+  if (stages & CUZK_ENGINE_HOLD_PROVING) e->hold_prove = hold;
+  pthread_cond_broadcast(&e->work_cv);
+  pthread_cond_broadcast(&e->prove_cv);
+  pthread_mutex_unlock(&e->mu);
+  eng_log(e, CUZK_LOG_INFO, NULL, "%s%s%s %s",
+          stages & CUZK_ENGINE_HOLD_SYNTHESIS ? "synthesis" : "",
+          stages == (CUZK_ENGINE_HOLD_SYNTHESIS | CUZK_ENGINE_HOLD_PROVING) ? " and " : "",
+          stages & CUZK_ENGINE_HOLD_PROVING ? "proving" : "", hold ? "held" : "released");
 }
 
 cuzk_engine_err cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *s) {

@@ -207,6 +207,7 @@ struct eng_job {
   uint8_t *part_state; /* eng_part_state per partition; set (locked) once prepared */
   /* monotonic seconds */
   double t_submit, t_start, t_end, synth_s, prove_s, srs_s;
+  double batch_wait_s;    /* its partitions' waits for a batch to fill (workers.c) */
   cuzk_job_result result; /* valid once ENDED */
   unsigned refs;          /* workers and firing watches using it */
   eng_job *hnext;         /* job table bucket */
@@ -219,11 +220,12 @@ typedef struct prove_item {
   unsigned part;
   cuzk_cs *cs;
   uint64_t bytes; /* reserved from the memory budget */
+  double t_ready; /* when it was queued (its wait for a batch starts no earlier) */
   struct prove_item *next;
 } prove_item;
 
 #define ENG_BUCKETS 1024
-enum { ST_QUEUE, ST_SRS_LOAD, ST_SYNTHESIS, ST_PROVE, ST_VERIFY, ENG_NUM_STAGES };
+enum { ST_QUEUE, ST_SRS_LOAD, ST_SYNTHESIS, ST_BATCH_WAIT, ST_PROVE, ST_VERIFY, ENG_NUM_STAGES };
 
 struct cuzk_engine {
   cuzk_engine_config cfg;
@@ -242,6 +244,7 @@ struct cuzk_engine {
   struct eng_worker *workers;           /* the arguments of the synthesis and prove threads */
   bool stopping;                        /* no new jobs */
   bool quitting;                        /* threads exit */
+  bool hold_synth, hold_prove;          /* cuzk_engine_hold: those workers take nothing */
 
   eng_job *buckets[ENG_BUCKETS];
   eng_job *active; /* QUEUED..FINISHING, scheduling order */

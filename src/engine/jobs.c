@@ -120,6 +120,7 @@ void eng_end(cuzk_engine *e, eng_job *j, cuzk_job_status status, const char *msg
   r->synthesis_ms = ms(j->synth_s);
   r->prove_ms = ms(j->prove_s);
   r->total_ms = ms(now - j->t_submit);
+  r->batch_wait_ms = ms(j->batch_wait_s);
   if (j->srs) {
     eng_srs_release(e, j->srs);
     j->srs = NULL;
@@ -145,12 +146,12 @@ void eng_end(cuzk_engine *e, eng_job *j, cuzk_job_status status, const char *msg
       cuzk_prom_inc(e->m_failed_reason[j->fail_reason]);
   }
   eng_log(e, status == CUZK_JOB_FAILED ? CUZK_LOG_WARN : CUZK_LOG_INFO, j->id,
-          "%s in %.2f s (queue %.2f, synthesis %.2f, prove %.2f)%s%s",
+          "%s in %.2f s (queue %.2f, synthesis %.2f, batch wait %.2f, prove %.2f)%s%s",
           status == CUZK_JOB_COMPLETED   ? "completed"
           : status == CUZK_JOB_CANCELLED ? "cancelled"
                                          : "failed",
-          now - j->t_submit, start - j->t_submit, j->synth_s, j->prove_s, msg ? ": " : "",
-          msg ? msg : "");
+          now - j->t_submit, start - j->t_submit, j->synth_s, j->batch_wait_s, j->prove_s,
+          msg ? ": " : "", msg ? msg : "");
   /* idle: keep one constraint system warm for the next job, give the others' memory back; the
    * timer releases the rest after idle_release_ms (idle_release) */
   while (!e->active && e->n_free_cs > 1)

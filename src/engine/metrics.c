@@ -15,8 +15,8 @@ static const double duration_buckets[] = {0.1, 0.5, 1, 2.5, 5, 10, 20, 30, 60, 1
 static const double stage_buckets[] = {0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1,
                                        2.5,   5,    10,   30,  60,   300};
 static const char *const tier_names[3] = {"hot", "warm", "cold"};
-static const char *const stage_names[ENG_NUM_STAGES] = {"queue", "srs_load", "synthesis", "prove",
-                                                        "verify"};
+static const char *const stage_names[ENG_NUM_STAGES] = {"queue",      "srs_load", "synthesis",
+                                                        "batch_wait", "prove",    "verify"};
 static const char *const fail_reason_names[ENG_NUM_FAIL_REASONS] = {
     "invalid_request", "vanilla_check", "parameters", "synthesis",
     "proving",         "verification",  "memory"};

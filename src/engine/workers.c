@@ -5,10 +5,10 @@
  * hands out its partitions one by one, each admitted only when its measured memory cost fits the
  * budget. A synthesized partition goes to the bounded prove queue (a full queue stops synthesis:
  * backpressure). Prove workers take the queue's first partition, plus up to batch_max - 1 more of
- * the same circuit (waiting up to batch_wait_ms for them), prove them with the shared pool and
- * hand the proofs back to their jobs; the last partition of a job has its proofs verified and
- * answers the callers. Synthesis runs as a one-thread task of the shared pool, so synthesis and
- * proving together never use more threads than the pool has.
+ * the same circuit (waiting up to batch_wait_ms for them while one is on its way: partner_coming),
+ * prove them with the shared pool and hand the proofs back to their jobs; the last partition of a
+ * job has its proofs verified and answers the callers. Synthesis runs as a one-thread task of the
+ * shared pool, so synthesis and proving together never use more threads than the pool has.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -192,7 +192,7 @@ void *eng_synth_main(void *arg) {
     eng_job *j = NULL;
     unsigned part = 0;
     uint64_t bytes = 0;
-    int what = pick(e, w->critical_lane, &j, &part, &bytes);
+    int what = e->hold_synth ? PICK_NONE : pick(e, w->critical_lane, &j, &part, &bytes);
     if (what == PICK_NONE) {
       pthread_cond_wait(&e->work_cv, &e->mu);
       continue;
@@ -256,7 +256,7 @@ void *eng_synth_main(void *arg) {
       drop_partition(e, j, part, cs, bytes);
       continue;
     }
-    *it = (prove_item){j, part, cs, bytes, NULL};
+    *it = (prove_item){j, part, cs, bytes, eng_now(), NULL};
     pq_push(e, it);
   }
   pthread_mutex_unlock(&e->mu);
@@ -289,22 +289,51 @@ static unsigned pq_count(cuzk_engine *e, srs_set *s) {
   return n;
 }
 
-/* locked: true if a partition of s is being synthesized or can still be handed out */
-static bool more_coming(cuzk_engine *e, const eng_job *head) {
+/* locked: true if a partition that could join head's batch is on its way (docs/engine.md
+ * "Batching"). Partitions already in the prove queue, the head's own among them, never count:
+ * they are taken with it. Any job's partition of the same set in synthesis counts. For NORMAL
+ * and LOW work also one not handed out yet while the memory budget admits it (one that must wait
+ * for this batch's memory would never come), and a job of the same kind and registered proof
+ * queued or being prepared (it has no parameter set yet; one-partition kinds batch across jobs
+ * only through this). CRITICAL and HIGH work waits for nothing else: a deadline proof is never
+ * held for a partner that may not come. */
+static bool partner_coming(const cuzk_engine *e, const eng_job *head) {
   const srs_set *s = head->srs;
-  for (eng_job *j = e->active; j; j = j->anext) {
+  bool urgent = head->prio >= CUZK_PRIORITY_HIGH;
+  bool admits = e->mem_used + s->part_bytes <= e->mem_budget;
+  for (const eng_job *j = e->active; j; j = j->anext) {
     if (j->failed || atomic_load(&j->cancel)) continue;
-    if (j->srs == s && j->state == JOB_RUNNING &&
-        (j->next_part < j->parts || j->in_flight > j->proved))
-      return true;
-    /* a job queued or being prepared has no parameter set yet: one of the same kind and
-     * registered proof will have this one (one-partition kinds batch across jobs only through
-     * this; the wait stays bounded by batch_wait_ms) */
-    if ((j->state == JOB_QUEUED || j->state == JOB_PREPARING) && j->kind == head->kind &&
+    if (j->srs == s && j->state == JOB_RUNNING && j->part_state) {
+      for (unsigned k = 0; k < j->parts; k++)
+        if (j->part_state[k] == PART_SYNTHESIZING) return true;
+      if (!urgent && admits && j->next_part < j->parts) return true;
+    }
+    if (!urgent && (j->state == JOB_QUEUED || j->state == JOB_PREPARING) && j->kind == head->kind &&
         j->registered_proof == head->registered_proof)
       return true;
   }
   return false;
+}
+
+/* locked: a batch was held from wait_from for partners: each item waited from then or from when
+ * it was queued, whichever is later; a job is charged its longest item (docs/engine.md
+ * "Batching"). */
+static void note_batch_wait(cuzk_engine *e, prove_item **batch, unsigned n, double wait_from) {
+  double now = eng_now();
+  eng_stage(e, ST_BATCH_WAIT, now - wait_from);
+  for (unsigned i = 0; i < n; i++) {
+    bool first = true; /* of its job in the batch: the job's longest wait is charged once */
+    for (unsigned k = 0; k < i && first; k++)
+      first = batch[k]->job != batch[i]->job;
+    if (!first) continue;
+    double longest = 0;
+    for (unsigned k = i; k < n; k++) {
+      if (batch[k]->job != batch[i]->job) continue;
+      double from = batch[k]->t_ready > wait_from ? batch[k]->t_ready : wait_from;
+      if (now - from > longest) longest = now - from;
+    }
+    batch[i]->job->batch_wait_s += longest;
+  }
 }
 
 static void deadline_in(struct timespec *ts, unsigned ms) {
@@ -317,7 +346,7 @@ static void deadline_in(struct timespec *ts, unsigned ms) {
 /* locked: the prove queue has an item for this worker (the CRITICAL lane: a CRITICAL one; the
  * queue is in priority order) */
 static bool has_item(const cuzk_engine *e, bool critical_only) {
-  return e->pq && (!critical_only || e->pq->job->prio == CUZK_PRIORITY_CRITICAL);
+  return e->pq && !e->hold_prove && (!critical_only || e->pq->job->prio == CUZK_PRIORITY_CRITICAL);
 }
 
 void *eng_prove_main(void *arg) {
@@ -333,17 +362,22 @@ void *eng_prove_main(void *arg) {
     while (!has_item(e, w->critical_lane) && !e->quitting)
       pthread_cond_wait(&e->prove_cv, &e->mu);
     if (!has_item(e, w->critical_lane)) break; /* quitting with nothing queued for it */
-    /* a batch: wait a little for partitions of the same circuit if more are on their way */
+    /* a batch: wait a little for partitions of the same circuit if a partner is on its way */
+    double wait_from = 0;
     if (max > 1 && e->cfg.batch_wait_ms && !e->quitting) {
       srs_set *s = e->pq->job->srs;
       struct timespec until;
       deadline_in(&until, e->cfg.batch_wait_ms);
-      while (!e->quitting && e->pq && e->pq->job->srs == s && pq_count(e, s) < max &&
-             more_coming(e, e->pq->job))
+      double t0 = eng_now();
+      while (!e->quitting && has_item(e, w->critical_lane) && e->pq->job->srs == s &&
+             pq_count(e, s) < max && partner_coming(e, e->pq->job)) {
+        wait_from = t0;
         if (pthread_cond_timedwait(&e->prove_cv, &e->mu, &until)) break;
+      }
       if (!has_item(e, w->critical_lane)) continue;
     }
     unsigned n = pq_take(e, batch, max), live = 0;
+    if (wait_from > 0) note_batch_wait(e, batch, n, wait_from);
     for (unsigned i = 0; i < n; i++) {
       eng_job *j = batch[i]->job;
       if (atomic_load(&j->cancel) || j->failed) { /* dropped: its job ends without it */

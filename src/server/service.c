@@ -139,6 +139,7 @@ static void fill_result(Cuzk__V1__AwaitProofResponse *m, const cuzk_job_result *
     m->synthesis_ms = r->synthesis_ms;
     m->gpu_compute_ms = r->prove_ms;
     m->total_ms = r->total_ms;
+    m->batch_wait_ms = r->batch_wait_ms;
   }
 }
 

@@ -46,6 +46,9 @@ listen = ["unix://$D/cuzk.sock", "127.0.0.1:0"]
 [srs]
 param_cache = "$P"
 generate_test_params = false
+[scheduler]
+max_batch_size = 4
+max_batch_wait_ms = 10000
 EOF
 "$DAEMON" -c "$D/cuzk.toml" >"$D/daemon.log" 2>&1 &
 PID=$!
@@ -132,6 +135,8 @@ grep -qx 'job_id:    [0-9a-f-]\{36\}' "$D/out" || fail "job_id line"
 grep -qx 'timings:   total=[0-9]* ms (queue=[0-9]* ms, srs=[0-9]* ms, synth=[0-9]* ms, gpu=[0-9]* ms)' \
   "$D/out" || fail "timings line"
 grep -qx 'wall time: [0-9]* ms' "$D/out" || fail "wall time line"
+# alone and HIGH: never held for a batch, whatever the daemon's batch settings
+line 'batching:  0 ms waiting for partners'
 grep -qx 'proof:     192 bytes (hex: [0-9a-f]\{384\})' "$D/out" || fail "proof line"
 [ "$(wc -c <"$D/proof.bin")" -eq 192 ] || fail "-o wrote $(wc -c <"$D/proof.bin") bytes"
 run 0 "$B" verify --c1 "$D/c1.json" --param-cache "$P" --proof "$D/proof.bin"

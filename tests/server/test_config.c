@@ -446,7 +446,7 @@ static void test_bounds(void) {
     bool wide; /* uint64_t field, else unsigned */
   } k[] = {
       {"scheduler", "max_batch_size", 1, 64, offsetof(cuzk_daemon_config, max_batch_size), false},
-      {"scheduler", "max_batch_wait_ms", 0, 3600000,
+      {"scheduler", "max_batch_wait_ms", 0, 10000, /* CUZK_ENGINE_MAX_BATCH_WAIT_MS */
        offsetof(cuzk_daemon_config, max_batch_wait_ms), true},
       {"synthesis", "threads", 0, 1024, offsetof(cuzk_daemon_config, threads), false},
       /* the engine's ranges (cuzk/engine.h): a value the reader takes, the engine takes */

@@ -739,6 +739,8 @@ int cmd_single(int argc, char **argv) {
              (unsigned long long)r->total_ms, (unsigned long long)r->queue_wait_ms,
              (unsigned long long)r->srs_load_ms, (unsigned long long)r->synthesis_ms,
              (unsigned long long)r->gpu_compute_ms);
+      /* cuzk's own field, on a line of its own: the timings line stays the reference's */
+      printf("batching:  %llu ms waiting for partners\n", (unsigned long long)r->batch_wait_ms);
       printf("wall time: %llu ms\n", (unsigned long long)(o.wall_s * 1000.0));
       printf("proof:     %zu bytes (hex: ", r->proof.len);
       cli_print_hex(r->proof.data, r->proof.len <= 256 ? r->proof.len : 128);
