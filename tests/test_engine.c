@@ -178,7 +178,7 @@ static void test_two_proofs(cuzk_engine *e, const char *dir, const sector *a, co
   CHECK(cuzk_engine_await(e, idb, 0, &y) == CUZK_ENGINE_OK);
   /* idle: after idle_release_ms the prover's cached buffers go back to the system */
   uint64_t busy = rss_bytes();
-  for (int i = 0; i < 200 && !log_has("cached prover memory given back"); i++)
+  for (int i = 0; i < 6000 && !log_has("cached prover memory given back"); i++)
     sleep_ms(50);
   uint64_t idle = rss_bytes();
   printf("test_engine: RSS %.0f MB when the proofs ended, %.0f MB after idle_release\n", busy / 1e6,
@@ -210,7 +210,7 @@ static void test_two_proofs(cuzk_engine *e, const char *dir, const sector *a, co
 }
 
 static bool wait_state(cuzk_engine *e, unsigned want_running) {
-  for (int i = 0; i < 600; i++) {
+  for (int i = 0; i < 60000; i++) { /* a condition, polled; the bound only ends a hang */
     cuzk_engine_status st;
     if (cuzk_engine_get_status(e, &st)) return false;
     unsigned r = st.running[CUZK_KIND_POREP_SEAL_COMMIT];
@@ -222,9 +222,12 @@ static bool wait_state(cuzk_engine *e, unsigned want_running) {
 }
 
 /* A job X occupies the pipeline; then LOW, NORMAL, NORMAL and CRITICAL jobs arrive in that order
- * and are prepared CRITICAL, the first NORMAL, the second NORMAL, LOW (first in, first out within
- * a priority). Everything is cancelled: X while running, the rest queued or
- * running. An await with a short timeout answers TIMEOUT while the job goes on. */
+ * while synthesis is held (so all four are queued before any is picked, however slowly this
+ * thread runs) and are prepared in scheduling order: the one synthesis worker takes the first
+ * NORMAL, the second NORMAL, then LOW (first in, first out within a priority); CRITICAL goes
+ * first — to that worker or to the CRITICAL lane, which may prepare it beside the first NORMAL,
+ * so it is prepared before the second NORMAL. Everything is cancelled: X while running, the rest
+ * queued or running. An await with a short timeout answers TIMEOUT while the job goes on. */
 static void test_order_cancel_timeout(cuzk_engine *e, const sector *s) {
   char x[CUZK_JOB_ID_LEN], lo[CUZK_JOB_ID_LEN], no[CUZK_JOB_ID_LEN], no2[CUZK_JOB_ID_LEN],
       cr[CUZK_JOB_ID_LEN];
@@ -235,6 +238,7 @@ static void test_order_cancel_timeout(cuzk_engine *e, const sector *s) {
   cuzk_job_result res;
   CHECK(cuzk_engine_await(e, x, 50, &res) == CUZK_ENGINE_OK);
   CHECK_MSG(res.status == CUZK_JOB_TIMEOUT, "status %d", res.status);
+  cuzk_engine_hold(e, CUZK_ENGINE_HOLD_SYNTHESIS, true);
   r.priority = CUZK_PRIORITY_LOW;
   CHECK(cuzk_engine_submit(e, &r, lo, NULL, msg, sizeof msg) == CUZK_ENGINE_OK);
   r.priority = CUZK_PRIORITY_NORMAL;
@@ -244,10 +248,11 @@ static void test_order_cancel_timeout(cuzk_engine *e, const sector *s) {
   uint32_t pos = 99;
   CHECK(cuzk_engine_submit(e, &r, cr, &pos, msg, sizeof msg) == CUZK_ENGINE_OK);
   CHECK_MSG(pos == 0, "CRITICAL queue position %u", pos);
+  cuzk_engine_hold(e, CUZK_ENGINE_HOLD_SYNTHESIS, false);
   /* wait until all four were prepared (the worker prepares while X proves) */
-  for (int i = 0; i < 3000 && prepared_at(lo) == SIZE_MAX; i++)
+  for (int i = 0; i < 60000 && prepared_at(lo) == SIZE_MAX; i++)
     sleep_ms(10);
-  CHECK_MSG(prepared_at(cr) < prepared_at(no) && prepared_at(no) < prepared_at(no2) &&
+  CHECK_MSG(prepared_at(cr) < prepared_at(no2) && prepared_at(no) < prepared_at(no2) &&
                 prepared_at(no2) < prepared_at(lo),
             "prepared at %zu (critical) %zu (normal) %zu (second normal) %zu (low)",
             prepared_at(cr), prepared_at(no), prepared_at(no2), prepared_at(lo));

@@ -49,7 +49,7 @@ static cuzk_engine_err submit(cuzk_engine *e, const cuzk_job_request *r, char id
  * `prepared`, no input bytes held: a running job keeps its input until prepared, so a test of the
  * input budget must wait for that too (under ASan preparing takes long enough to be seen). */
 static void wait_running(cuzk_engine *e, bool prepared) {
-  for (int i = 0; i < 3000; i++) {
+  for (int i = 0; i < 60000; i++) { /* a condition, polled; the bound only ends a hang */
     char *m = cuzk_engine_metrics_text(e);
     bool ok = m && strstr(m, "\ncuzk_queue_depth 0\n") && strstr(m, "\ncuzk_running_jobs 1\n") &&
               (!prepared || strstr(m, "\ncuzk_input_bytes 0\n"));

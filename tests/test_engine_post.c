@@ -461,7 +461,7 @@ static void test_priority(cuzk_engine *e, const sector *s) {
   }
   /* the first PoRep partition in the prover and the second waiting in the (full) prove queue:
    * the WinningPoSt's partition must go in anyway, ahead of it */
-  for (int i = 0; i < 3000; i++) {
+  for (int i = 0; i < 60000; i++) { /* a condition, polled; the bound only ends a hang */
     char *m = cuzk_engine_metrics_text(e);
     bool proving =
         m && strstr(m, "\ncuzk_prove_active 1\n") && strstr(m, "\ncuzk_prove_queue_depth 1\n");
