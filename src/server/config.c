@@ -37,6 +37,7 @@ const char cuzk_config_default_toml[] = "# cuzk built-in configuration (used whe
                                         "tls_key = \"\"\n"
                                         "tls_client_ca = \"\"\n"
                                         "tls_require_client_cert = false\n"
+                                        "allow_plaintext = false\n"
                                         "\n"
                                         "[srs]\n"
                                         "param_cache = \"\"\n"
@@ -202,6 +203,10 @@ bool cuzk_listen_parse(const char *s, cuzk_listen_addr *out, char *err) {
     return false;
   }
   out->port = (uint16_t)p;
+  static const unsigned char v6loop[16] = {[15] = 1}, v4mapped[12] = {[10] = 0xff, [11] = 0xff};
+  out->loopback = out->ipv6 ? memcmp(addr, v6loop, 16) == 0 ||
+                                  (memcmp(addr, v4mapped, 12) == 0 && addr[12] == 127)
+                            : addr[0] == 127;
   return true;
 bad:
   snprintf(err, CUZK_CONFIG_ERR_LEN, "\"%s\": expected unix://PATH, IP:PORT or [IPv6]:PORT", s);
@@ -554,6 +559,7 @@ static const keydef keys[] = {
     {"daemon", "tls_key", set_path, OFF(tls_key), 0, 0},
     {"daemon", "tls_client_ca", set_path, OFF(tls_client_ca), 0, 0},
     {"daemon", "tls_require_client_cert", set_bool, OFF(tls_require_client_cert), 0, 0},
+    {"daemon", "allow_plaintext", set_bool, OFF(allow_plaintext), 0, 0},
     {"srs", "param_cache", set_path, OFF(param_cache), 0, 0},
     {"srs", "preload", set_preload, 0, 0, 0},
     {"srs", "generate_test_params", set_bool, OFF(generate_test_params), 0, 0},
@@ -634,9 +640,34 @@ static bool apply_table(loader *L, const char *table, const cuzk_toml_value *t) 
   return true;
 }
 
+/* The TLS keys as a whole (docs/config.md "Checks at start"): a certificate needs its key and the
+ * key its certificate, and the client-certificate keys mean something only over TLS. Without this
+ * a client CA set with no certificate was ignored and the listener served plaintext. */
+static bool check_tls(loader *L) {
+  const cuzk_daemon_config *cfg = L->cfg;
+  bool cert = cfg->tls_cert[0], key = cfg->tls_key[0];
+  if (cert && !key)
+    return failf(L, "daemon.tls_cert: set without daemon.tls_key (TLS needs the certificate's "
+                    "private key too)");
+  if (key && !cert)
+    return failf(L, "daemon.tls_key: set without daemon.tls_cert (TLS needs the certificate "
+                    "too)");
+  if (cfg->tls_client_ca[0] && !cert)
+    return failf(L, "daemon.tls_client_ca: set without daemon.tls_cert and daemon.tls_key "
+                    "(client certificates are checked only over TLS)");
+  if (cfg->tls_require_client_cert && !cert)
+    return failf(L, "daemon.tls_require_client_cert: true without daemon.tls_cert and "
+                    "daemon.tls_key (client certificates are checked only over TLS)");
+  if (cfg->tls_require_client_cert && !cfg->tls_client_ca[0])
+    return failf(L, "daemon.tls_require_client_cert: true without daemon.tls_client_ca (the CA "
+                    "that signs the client certificates)");
+  return true;
+}
+
 /* Fills the documented fallbacks of the empty path keys. */
 static bool finish(loader *L) {
   cuzk_daemon_config *cfg = L->cfg;
+  if (!check_tls(L)) return false;
   if (!cfg->param_cache[0]) {
     const char *env = getenv("FIL_PROOFS_PARAMETER_CACHE");
     const char *src = env && *env ? env : default_param_cache;
@@ -841,5 +872,31 @@ cuzk_config_args_result cuzk_config_from_args(cuzk_daemon_config *cfg, int argc,
              "--log-level: expected trace, debug, info, warn or error, got \"%s\"", level);
     return CUZK_CONFIG_ARGS_ERROR;
   }
+  if (!cuzk_config_check(cfg, n_listen ? "--listen" : "daemon.listen", err))
+    return CUZK_CONFIG_ARGS_ERROR;
   return CUZK_CONFIG_ARGS_OK;
+}
+
+/* ---- the configuration as a whole ----------------------------------------------------------- */
+
+bool cuzk_config_check(const cuzk_daemon_config *cfg, const char *listen_source, char *err) {
+  err[0] = 0;
+  /* plaintext beyond this machine: anyone who reaches the port may submit, cancel and evict, so
+   * it takes TLS or an explicit allow_plaintext (docs/config.md "Checks at start") */
+  for (size_t i = 0; i < cfg->n_listen && !cfg->tls_cert[0] && !cfg->allow_plaintext; i++) {
+    cuzk_listen_addr a;
+    char why[CUZK_CONFIG_ERR_LEN];
+    if (!cuzk_listen_parse(cfg->listen[i], &a, why)) {
+      msgf(err, CUZK_CONFIG_ERR_LEN, "%s: %s", listen_source, why);
+      return false;
+    }
+    if (!a.is_unix && !a.loopback) {
+      msgf(err, CUZK_CONFIG_ERR_LEN,
+           "%s: \"%s\" is not a loopback address and TLS is off: set daemon.tls_cert and "
+           "daemon.tls_key, or daemon.allow_plaintext = true",
+           listen_source, cfg->listen[i]);
+      return false;
+    }
+  }
+  return true;
 }

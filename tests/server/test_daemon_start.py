@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT OR Apache-2.0
+"""cuzk-daemon's start-up checks of its configuration (docs/config.md "Checks at start"), on the
+real program: each bad configuration makes it exit 2 before serving, with the message naming the
+key on stderr; each good one starts (" ready" in its log) and stops on SIGTERM. Seconds, no
+parameters needed.
+  * TLS keys without the certificate/key pair, and the pair's halves alone;
+  * plaintext TCP beyond loopback, from daemon.listen and from -l, refused; loopback, a unix
+    socket, daemon.allow_plaintext = true (then a warning in the log) accepted.
+usage: test_daemon_start.py --daemon D
+"""
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+FAILS = []
+
+
+def check(cond, what):
+    if not cond:
+        FAILS.append(what)
+        print(f"FAIL: {what}", flush=True)
+    return cond
+
+
+class Run:
+    def __init__(self, exe, work):
+        self.exe, self.work = exe, work
+        self.n = 0
+
+    def config(self, text):
+        self.n += 1
+        path = os.path.join(self.work, f"c{self.n}.toml")
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    def refused(self, text, want, *args):
+        """The daemon with this configuration (and extra arguments) exits 2, want on stderr."""
+        cfg = self.config(text)
+        r = subprocess.run([self.exe, "-c", cfg, *args], capture_output=True, text=True,
+                           cwd=self.work, timeout=60)
+        check(r.returncode == 2 and f"cuzk-daemon: {want}\n" == r.stderr,
+              f"refused: {want!r}\n  rc {r.returncode}, stderr {r.stderr!r}")
+
+    def starts(self, text, *args):
+        """The daemon starts ("ready") and stops cleanly on SIGTERM; returns its log."""
+        cfg = self.config(text)
+        log = os.path.join(self.work, f"c{self.n}.log")
+        with open(log, "w") as lf:
+            p = subprocess.Popen([self.exe, "-c", cfg, *args], stdout=lf, stderr=lf, cwd=self.work)
+        for _ in range(400):
+            if " ready" in open(log).read() or p.poll() is not None:
+                break
+            time.sleep(0.05)
+        text = open(log).read()
+        if p.poll() is None:
+            p.terminate()
+        rc = p.wait(timeout=60)
+        check(" ready" in text and rc == 0, f"starts: {cfg}: rc {rc}\n{text}")
+        return text
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--daemon", required=True)
+    a = ap.parse_args()
+    work = tempfile.mkdtemp(prefix="cuzk-start-")
+    run = Run(os.path.abspath(a.daemon), work)
+    sock = os.path.join(work, "cuzk.sock")
+    base = f'[daemon]\nlisten = ["unix://{sock}", "127.0.0.1:0"]\n'
+    src = lambda n: os.path.join(work, f"c{n}.toml")  # noqa: E731  the file refused() writes next
+
+    # TLS keys as a whole: each named, nothing served
+    for extra, msg in (
+            ('tls_client_ca = "/etc/ca.pem"\ntls_require_client_cert = true\n',
+             "daemon.tls_client_ca: set without daemon.tls_cert and daemon.tls_key (client "
+             "certificates are checked only over TLS)"),
+            ('tls_require_client_cert = true\n',
+             "daemon.tls_require_client_cert: true without daemon.tls_cert and daemon.tls_key "
+             "(client certificates are checked only over TLS)"),
+            ('tls_key = "/etc/k.pem"\n',
+             "daemon.tls_key: set without daemon.tls_cert (TLS needs the certificate too)"),
+            ('tls_cert = "/etc/c.pem"\n',
+             "daemon.tls_cert: set without daemon.tls_key (TLS needs the certificate's private "
+             "key too)")):
+        run.refused(base + extra, f"{src(run.n + 1)}: {msg}")
+
+    # plaintext beyond loopback
+    plain = ("is not a loopback address and TLS is off: set daemon.tls_cert and daemon.tls_key, "
+             "or daemon.allow_plaintext = true")
+    run.refused(f'[daemon]\nlisten = ["unix://{sock}", "0.0.0.0:0"]\n',
+                f'daemon.listen: "0.0.0.0:0" {plain}')
+    run.refused(base, f'--listen: "[::]:0" {plain}', "-l", f"unix://{sock}", "-l", "[::]:0")
+    text = run.starts(f'[daemon]\nlisten = ["unix://{sock}", "0.0.0.0:0"]\n'
+                      'allow_plaintext = true\n')
+    check("0.0.0.0:0: plaintext gRPC on a non-loopback address (daemon.allow_plaintext)" in text,
+          "allow_plaintext: the listener is warned about")
+    text = run.starts(base, "-l", "[::1]:0", "-l", f"unix://{sock}")
+    check("plaintext" not in text, "loopback and a unix socket: no warning")
+
+    print(f"test_daemon_start: {len(FAILS)} failures" if FAILS else "test_daemon_start: ok",
+          flush=True)
+    return 1 if FAILS else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
