@@ -9,6 +9,7 @@
 #include "server/config.h"
 
 #include "cuzk/engine.h" /* the engine's ranges: one table for both */
+#include "cuzk/post.h"   /* the smallest request (scheduler.max_queued_bytes) */
 
 #include "server/toml.h"
 
@@ -339,6 +340,30 @@ static bool set_budget(const keydef *d, loader *L, const char *key, const cuzk_t
   return set_size_common(d, L, key, v, true, 0);
 }
 
+/* The bytes the engine counts for the smallest request of the kind that must always be admitted:
+ * one 2 KiB sector's WinningPoSt vanilla proof (its input is the sectors' vanilla proofs,
+ * docs/post.md "Vanilla proof bytes"; larger sectors' are larger). docs/config.md "Checks at
+ * start". */
+static uint64_t smallest_winning_request(void) {
+  const cuzk_post_proof *p = NULL;
+  if (cuzk_post_proof_for(&p, CUZK_POST_WINNING, 2048) != CUZK_POST_OK) return 0;
+  return cuzk_post_vanilla_size(p) * p->vanilla_sectors;
+}
+
+/* scheduler.max_queued_bytes: "auto" or a size that leaves room for a WinningPoSt, which may use
+ * the whole budget (CRITICAL); below it every WinningPoSt would be refused. */
+static bool set_input_budget(const keydef *d, loader *L, const char *key,
+                             const cuzk_toml_value *v) {
+  if (!set_size_common(d, L, key, v, true, 0)) return false;
+  uint64_t x = *FIELD(uint64_t), min = smallest_winning_request();
+  if (x && x < min)
+    return failf(L,
+                 "%s: %llu bytes is less than the smallest request, a 2 KiB WinningPoSt (%llu "
+                 "bytes): every WinningPoSt would be refused (line %u)",
+                 key, (unsigned long long)x, (unsigned long long)min, v->line);
+  return true;
+}
+
 /* memory.warm_budget: "auto" (CUZK_CONFIG_WARM_AUTO) or a size, where 0 turns the tier off */
 static bool set_warm(const keydef *d, loader *L, const char *key, const cuzk_toml_value *v) {
   return set_size_common(d, L, key, v, true, CUZK_CONFIG_WARM_AUTO);
@@ -523,6 +548,37 @@ static bool set_status_listen(const keydef *d, loader *L, const char *key,
   return true;
 }
 
+/* srs.preload: an id the engine knows (cuzk_engine_circuit_id); an unknown one used to start the
+ * daemon with only an ERROR line. */
+static bool known_circuit(const char *id) {
+  for (size_t i = 0; cuzk_engine_circuit_id(i); i++)
+    if (strcmp(cuzk_engine_circuit_id(i), id) == 0) return true;
+  return false;
+}
+
+/* Appends word (wlen bytes) to the ", "-separated list unless the list holds it already. */
+static void append_once(char *list, size_t cap, const char *word, size_t wlen) {
+  for (const char *p = list; *p;) {
+    const char *end = strstr(p, ", ");
+    size_t n = end ? (size_t)(end - p) : strlen(p);
+    if (n == wlen && memcmp(p, word, n) == 0) return;
+    p += n + (end ? 2 : 0);
+  }
+  size_t used = strlen(list);
+  snprintf(list + used, cap - used, "%s%.*s", used ? ", " : "", (int)wlen, word);
+}
+
+/* The engine's ids split at their first '-' into kinds and sizes, each listed once, in order. */
+static void circuit_id_parts(char *kinds, char *sizes, size_t cap) {
+  kinds[0] = sizes[0] = 0;
+  for (size_t i = 0; cuzk_engine_circuit_id(i); i++) {
+    const char *id = cuzk_engine_circuit_id(i), *dash = strchr(id, '-');
+    if (!dash) continue;
+    append_once(kinds, cap, id, (size_t)(dash - id));
+    append_once(sizes, cap, dash + 1, strlen(dash + 1));
+  }
+}
+
 static bool set_preload(const keydef *d, loader *L, const char *key, const cuzk_toml_value *v) {
   (void)d;
   if (v->type != CUZK_TOML_ARRAY) return wrong_type(L, key, "an array of circuit ids", v);
@@ -539,6 +595,14 @@ static bool set_preload(const keydef *d, loader *L, const char *key, const cuzk_
     if (!ok)
       return failf(L, "%s: \"%s\" is not a circuit id like \"porep-32g\" (line %u)", key, s,
                    it->line);
+    if (!known_circuit(s)) {
+      char kinds[96], sizes[96];
+      circuit_id_parts(kinds, sizes, sizeof kinds);
+      return failf(L,
+                   "%s: unknown parameter set id \"%s\" (an id is KIND-SIZE, KIND one of %s, "
+                   "SIZE one of %s) (line %u)",
+                   key, s, kinds, sizes, it->line);
+    }
     snprintf(L->cfg->preload[k], CUZK_CONFIG_ID_LEN, "%s", s);
   }
   L->cfg->n_preload = v->u.array.n;
@@ -573,10 +637,10 @@ static const keydef keys[] = {
     {"memory", "eviction_min_idle", set_duration, OFF(eviction_min_idle_ms), 0, 604800000},
     {"memory", "idle_release", set_duration, OFF(idle_release_ms), 0, 604800000},
     {"scheduler", "max_batch_size", set_uint, OFF(max_batch_size), 1, CUZK_ENGINE_MAX_BATCH},
-    {"scheduler", "max_batch_wait_ms", set_u64, OFF(max_batch_wait_ms), 0, 3600000},
+    {"scheduler", "max_batch_wait_ms", set_u64, OFF(max_batch_wait_ms), 0, 10000},
     {"scheduler", "max_queued_jobs", set_uint, OFF(max_queued_jobs), 0,
      CUZK_ENGINE_MAX_QUEUED_JOBS},
-    {"scheduler", "max_queued_bytes", set_budget, OFF(max_queued_bytes), 0, UINT64_MAX},
+    {"scheduler", "max_queued_bytes", set_input_budget, OFF(max_queued_bytes), 0, UINT64_MAX},
     {"scheduler", "max_results", set_uint, OFF(max_results), 0, CUZK_ENGINE_MAX_RESULTS},
     {"synthesis", "threads", set_uint, OFF(threads), 0, 1024},
     {"synthesis", "mode", set_synthesis, OFF(synthesis_prove_mode), 0, 0},

@@ -94,7 +94,7 @@ static void engine_config(cuzk_engine_config *ec, const cuzk_daemon *d) {
   ec->test_params_dir = cfg->test_params_dir;
   ec->test_deterministic_seed = cfg->test_deterministic_seed;
   ec->batch_max = cfg->max_batch_size ? cfg->max_batch_size : 1;
-  ec->batch_wait_ms = cfg->max_batch_wait_ms > 600000 ? 600000 : (unsigned)cfg->max_batch_wait_ms;
+  ec->batch_wait_ms = (unsigned)cfg->max_batch_wait_ms; /* at most 10000 (config.c) */
   /* admission (docs/engine.md "Admission"); 0 = the engine's defaults */
   ec->queue_max = cfg->max_queued_jobs;
   ec->input_budget = cfg->max_queued_bytes;

@@ -6,6 +6,7 @@
 #include "server/config.h"
 
 #include "check.h"
+#include "cuzk/engine.h" /* cuzk_engine_circuit_id */
 
 #include <stddef.h>
 #include <stdint.h>
@@ -277,6 +278,93 @@ static void test_plaintext(void) {
   }
 }
 
+/* Every duration key at its maximum: accepted as seconds and as a string, one millisecond or one
+ * second more refused naming the key and the maximum. */
+static void test_duration_bounds(void) {
+  static const struct {
+    const char *table, *key;
+    uint64_t max_s;
+    size_t off;
+  } k[] = {
+      {"daemon", "shutdown_grace", 86400, offsetof(cuzk_daemon_config, shutdown_grace_ms)},
+      {"memory", "eviction_min_idle", 604800, offsetof(cuzk_daemon_config, eviction_min_idle_ms)},
+      {"memory", "idle_release", 604800, offsetof(cuzk_daemon_config, idle_release_ms)},
+  };
+  for (size_t i = 0; i < sizeof k / sizeof *k; i++) {
+    char vals[4][48];
+    snprintf(vals[0], sizeof vals[0], "%llu", (unsigned long long)k[i].max_s);
+    snprintf(vals[1], sizeof vals[1], "\"%llums\"", (unsigned long long)k[i].max_s * 1000);
+    snprintf(vals[2], sizeof vals[2], "\"%llums\"", (unsigned long long)k[i].max_s * 1000 + 1);
+    snprintf(vals[3], sizeof vals[3], "%llu", (unsigned long long)k[i].max_s + 1);
+    for (int t = 0; t < 4; t++) {
+      char text[128], err[CUZK_CONFIG_ERR_LEN], want[160];
+      snprintf(text, sizeof text, "[%s]\n%s = %s\n", k[i].table, k[i].key, vals[t]);
+      cuzk_daemon_config c;
+      CHECK(cuzk_config_defaults(&c, err));
+      bool ok = cuzk_config_load_string(&c, text, strlen(text), "d.toml", NULL, err);
+      uint64_t got = *(const uint64_t *)(const void *)((const char *)&c + k[i].off);
+      snprintf(want, sizeof want, "d.toml: %s.%s: must be at most %llu s (line 2)", k[i].table,
+               k[i].key, (unsigned long long)k[i].max_s);
+      if (t < 2)
+        CHECK_MSG(ok && got == k[i].max_s * 1000, "%s", text);
+      else
+        CHECK_MSG(!ok && strcmp(err, want) == 0, "%s: %s", text, ok ? "accepted" : err);
+    }
+  }
+}
+
+/* Cross-checks of single keys against the engine: the input budget holds at least the smallest
+ * WinningPoSt, and srs.preload names parameter sets that exist. */
+static void test_engine_checks(void) {
+  /* a 2 KiB WinningPoSt request is one sector's vanilla proof (docs/post.md "Vanilla proof
+   * bytes"): sector_id, comm_r, two counts, 66 Single MerkleProofs (tag, root, leaf, the path's
+   * count, 2 levels of arity 8: count, 7 hashes, index), comm_c, comm_r_last */
+  const uint64_t winning_2k = 8 + 32 + 8 + 8 + 66 * (4 + 32 + 32 + 8 + 2 * (8 + 7 * 32 + 8)) + 64;
+  CHECK(winning_2k == 36816);
+  char text[128], want[CUZK_CONFIG_ERR_LEN];
+  static const char *const small[] = {"\"1B\"", "\"16KiB\"", "36815"};
+  static const uint64_t small_b[] = {1, 16384, 36815};
+  for (int t = 0; t < 3; t++) {
+    snprintf(text, sizeof text, "[scheduler]\nmax_queued_bytes = %s\n", small[t]);
+    snprintf(want, sizeof want,
+             "test.toml: scheduler.max_queued_bytes: %llu bytes is less than the smallest "
+             "request, a 2 KiB WinningPoSt (36816 bytes): every WinningPoSt would be refused "
+             "(line 2)",
+             (unsigned long long)small_b[t]);
+    expect_fail(text, want);
+  }
+  cuzk_daemon_config c;
+  char err[CUZK_CONFIG_ERR_LEN];
+  static const char *const fine[] = {"36816", "\"auto\"", "\"1GiB\""};
+  static const uint64_t fine_b[] = {36816, 0, UINT64_C(1) << 30};
+  for (int t = 0; t < 3; t++) {
+    snprintf(text, sizeof text, "[scheduler]\nmax_queued_bytes = %s\n", fine[t]);
+    CHECK(cuzk_config_defaults(&c, err));
+    CHECK_MSG(cuzk_config_load_string(&c, text, strlen(text), "q.toml", NULL, err) &&
+                  c.max_queued_bytes == fine_b[t],
+              "%s: %s", text, err);
+  }
+
+  expect_fail("[srs]\npreload = [\"porep-2k\", \"porep-1t\"]\n",
+              "test.toml: srs.preload: unknown parameter set id \"porep-1t\" (an id is KIND-SIZE, "
+              "KIND one of porep, snap, wpost, winning, SIZE one of 2k, 8m, 512m, 32g, 64g) (line "
+              "2)");
+  expect_fail("[srs]\npreload = [\"post-32g\"]\n",
+              "test.toml: srs.preload: unknown parameter set id \"post-32g\" (an id is KIND-SIZE, "
+              "KIND one of porep, snap, wpost, winning, SIZE one of 2k, 8m, 512m, 32g, 64g) (line "
+              "2)");
+  /* every id the engine knows is accepted */
+  size_t n = 0;
+  for (; cuzk_engine_circuit_id(n); n++) {
+    snprintf(text, sizeof text, "[srs]\npreload = [\"%s\"]\n", cuzk_engine_circuit_id(n));
+    CHECK(cuzk_config_defaults(&c, err));
+    CHECK_MSG(cuzk_config_load_string(&c, text, strlen(text), "p.toml", NULL, err) &&
+                  c.n_preload == 1 && strcmp(c.preload[0], cuzk_engine_circuit_id(n)) == 0,
+              "%s: %s", text, err);
+  }
+  CHECK(n == 20);
+}
+
 static void test_warnings(void) {
   const char text[] = "top = 1\n"
                       "[daemon]\n"
@@ -536,8 +624,8 @@ static void test_bounds(void) {
     bool wide; /* uint64_t field, else unsigned */
   } k[] = {
       {"scheduler", "max_batch_size", 1, 64, offsetof(cuzk_daemon_config, max_batch_size), false},
-      {"scheduler", "max_batch_wait_ms", 0, 3600000,
-       offsetof(cuzk_daemon_config, max_batch_wait_ms), true},
+      {"scheduler", "max_batch_wait_ms", 0, 10000, offsetof(cuzk_daemon_config, max_batch_wait_ms),
+       true},
       {"synthesis", "threads", 0, 1024, offsetof(cuzk_daemon_config, threads), false},
       /* the engine's ranges (cuzk/engine.h): a value the reader takes, the engine takes */
       {"pipeline", "synthesis_workers", 0, 64, offsetof(cuzk_daemon_config, synthesis_workers),
@@ -593,6 +681,8 @@ int main(int argc, char **argv) {
   test_full_file();
   test_errors();
   test_bounds();
+  test_duration_bounds();
+  test_engine_checks();
   test_tls_keys();
   test_plaintext();
   test_warnings();

@@ -6,7 +6,9 @@ key on stderr; each good one starts (" ready" in its log) and stops on SIGTERM. 
 parameters needed.
   * TLS keys without the certificate/key pair, and the pair's halves alone;
   * plaintext TCP beyond loopback, from daemon.listen and from -l, refused; loopback, a unix
-    socket, daemon.allow_plaintext = true (then a warning in the log) accepted.
+    socket, daemon.allow_plaintext = true (then a warning in the log) accepted;
+  * scheduler.max_queued_bytes below the smallest WinningPoSt, an unknown srs.preload id and
+    scheduler.max_batch_wait_ms over 10000 refused.
 usage: test_daemon_start.py --daemon D
 """
 import argparse
@@ -101,6 +103,19 @@ def main():
           "allow_plaintext: the listener is warned about")
     text = run.starts(base, "-l", "[::1]:0", "-l", f"unix://{sock}")
     check("plaintext" not in text, "loopback and a unix socket: no warning")
+
+    # single keys checked against the engine
+    run.refused(base + '[scheduler]\nmax_queued_bytes = "16KiB"\n',
+                f"{src(run.n + 1)}: scheduler.max_queued_bytes: 16384 bytes is less than the "
+                "smallest request, a 2 KiB WinningPoSt (36816 bytes): every WinningPoSt would be "
+                "refused (line 4)")
+    run.refused(base + '[srs]\npreload = ["winning-2k", "winning-1t"]\n',
+                f'{src(run.n + 1)}: srs.preload: unknown parameter set id "winning-1t" (an id is '
+                "KIND-SIZE, KIND one of porep, snap, wpost, winning, SIZE one of 2k, 8m, 512m, 32g, "
+                "64g) (line 4)")
+    run.refused(base + '[scheduler]\nmax_batch_wait_ms = 3600000\n',
+                f"{src(run.n + 1)}: scheduler.max_batch_wait_ms: must be between 0 and 10000, got "
+                "3600000 (line 4)")
 
     print(f"test_daemon_start: {len(FAILS)} failures" if FAILS else "test_daemon_start: ok",
           flush=True)
