@@ -43,7 +43,7 @@ const char cuzk_config_default_toml[] = "# cuzk built-in configuration (used whe
                                         "[srs]\n"
                                         "param_cache = \"\"\n"
                                         "preload = []\n"
-                                        "generate_test_params = true\n"
+                                        "generate_test_params = false\n"
                                         "test_params_dir = \"\"\n"
                                         "test_deterministic_seed = 0\n"
                                         "\n"

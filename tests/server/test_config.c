@@ -38,7 +38,7 @@ static void test_defaults(void) {
   CHECK(!c.allow_plaintext);
   CHECK(strcmp(c.param_cache, "/var/tmp/filecoin-proof-parameters") == 0);
   CHECK(c.n_preload == 0);
-  CHECK(c.generate_test_params && c.test_deterministic_seed == 0);
+  CHECK(!c.generate_test_params && c.test_deterministic_seed == 0);
   CHECK(strcmp(c.test_params_dir, "/var/tmp/filecoin-proof-parameters/cuzk-generated") == 0);
   CHECK(c.total_budget == 0 && c.srs_budget == 0 && c.partition_budget == 0);
   CHECK(c.warm_budget == CUZK_CONFIG_WARM_AUTO);
@@ -68,7 +68,7 @@ static const char full[] = "[daemon]\n"
                            "[srs]\n"
                            "param_cache = \"params\"\n"
                            "preload = [\"porep-32g\", \"wpost-32g\"]\n"
-                           "generate_test_params = false\n"
+                           "generate_test_params = true\n"
                            "test_params_dir = \"/tmp/gen\"\n"
                            "test_deterministic_seed = 42\n"
                            "[memory]\n"
@@ -114,7 +114,7 @@ static void test_full_file(void) {
   CHECK(strcmp(c.param_cache, want) == 0);
   CHECK(c.n_preload == 2 && strcmp(c.preload[0], "porep-32g") == 0 &&
         strcmp(c.preload[1], "wpost-32g") == 0);
-  CHECK(!c.generate_test_params);
+  CHECK(c.generate_test_params);
   CHECK(strcmp(c.test_params_dir, "/tmp/gen") == 0);
   CHECK(c.test_deterministic_seed == 42);
   CHECK(c.total_budget == 256 * GIB && c.safety_margin == 512 * MIB);

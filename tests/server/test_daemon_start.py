@@ -8,8 +8,11 @@ parameters needed.
   * plaintext TCP beyond loopback, from daemon.listen and from -l, refused; loopback, a unix
     socket, daemon.allow_plaintext = true (then a warning in the log) accepted;
   * scheduler.max_queued_bytes below the smallest WinningPoSt, an unknown srs.preload id and
-    scheduler.max_batch_wait_ms over 10000 refused.
-usage: test_daemon_start.py --daemon D
+    scheduler.max_batch_wait_ms over 10000 refused;
+  * srs.generate_test_params is off by default: a 2 KiB WinningPoSt (`cuzk-bench gen-vanilla`,
+    `cuzk-bench single`) against an empty parameter directory fails at once naming the file
+    expected, and nothing is generated there.
+usage: test_daemon_start.py --daemon D --bench B
 """
 import argparse
 import os
@@ -48,8 +51,8 @@ class Run:
         check(r.returncode == 2 and f"cuzk-daemon: {want}\n" == r.stderr,
               f"refused: {want!r}\n  rc {r.returncode}, stderr {r.stderr!r}")
 
-    def starts(self, text, *args):
-        """The daemon starts ("ready") and stops cleanly on SIGTERM; returns its log."""
+    def spawn(self, text, *args):
+        """The daemon started on this configuration: (process, log path), once " ready" or gone."""
         cfg = self.config(text)
         log = os.path.join(self.work, f"c{self.n}.log")
         with open(log, "w") as lf:
@@ -58,17 +61,26 @@ class Run:
             if " ready" in open(log).read() or p.poll() is not None:
                 break
             time.sleep(0.05)
-        text = open(log).read()
+        return p, log
+
+    def stop(self, p, log):
+        """SIGTERM; checks it had started and exits 0; returns its log."""
         if p.poll() is None:
             p.terminate()
         rc = p.wait(timeout=60)
-        check(" ready" in text and rc == 0, f"starts: {cfg}: rc {rc}\n{text}")
+        text = open(log).read()
+        check(" ready" in text and rc == 0, f"starts: {log}: rc {rc}\n{text}")
         return text
+
+    def starts(self, text, *args):
+        """The daemon starts ("ready") and stops cleanly on SIGTERM; returns its log."""
+        return self.stop(*self.spawn(text, *args))
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--daemon", required=True)
+    ap.add_argument("--bench", required=True)
     a = ap.parse_args()
     work = tempfile.mkdtemp(prefix="cuzk-start-")
     run = Run(os.path.abspath(a.daemon), work)
@@ -116,6 +128,27 @@ def main():
     run.refused(base + '[scheduler]\nmax_batch_wait_ms = 3600000\n',
                 f"{src(run.n + 1)}: scheduler.max_batch_wait_ms: must be between 0 and 10000, got "
                 "3600000 (line 4)")
+
+    # generate_test_params off by default: a missing parameter set fails the job at once
+    empty = os.path.join(work, "params")
+    os.mkdir(empty)
+    req = os.path.join(work, "win.json")
+    r = subprocess.run([a.bench, "gen-vanilla", "winning-post", "--sector-size", "2KiB", "-o", req],
+                       capture_output=True, text=True, timeout=120)
+    if check(r.returncode == 0, f"gen-vanilla: {r.stderr}"):
+        p, log = run.spawn(f'[daemon]\nlisten = "unix://{sock}"\n[srs]\nparam_cache = "{empty}"\n')
+        t0 = time.time()
+        r = subprocess.run([a.bench, "single", "--request", req, "-a", f"unix://{sock}"],
+                           capture_output=True, text=True, timeout=120)
+        took = time.time() - t0
+        run.stop(p, log)
+        want = (f"error:     winning-2k: parameter file {empty}/v28-proof-of-spacetime-fallback-"
+                "merkletree-poseidon_hasher-8-0-0-3ea05428c9d11689f23529cde32fd30aabd50f7d2c93657c1d"
+                "3650bca3e8ea9e.params (or .vk) not found\n")
+        check(r.returncode != 0 and "status:    FAILED\n" in r.stdout and want in r.stdout,
+              f"missing parameters: the job fails naming the file: {r.stdout} {r.stderr}")
+        check(took < 10, f"missing parameters: failed at once ({took:.1f} s)")
+        check(os.listdir(empty) == [], f"nothing generated: {os.listdir(empty)}")
 
     print(f"test_daemon_start: {len(FAILS)} failures" if FAILS else "test_daemon_start: ok",
           flush=True)
