@@ -232,6 +232,10 @@ typedef struct {
   uint32_t refs;  /* jobs using it now */
 } cuzk_srs_info;
 
+/* The i-th circuit id the engine knows, in the order GetStatus lists the sets; NULL past the last.
+ * Needs no engine: the daemon checks srs.preload against it before starting one. */
+const char *cuzk_engine_circuit_id(size_t i);
+
 /* Loads a set now (already: it was loaded). ENOTFOUND for an unknown circuit id, EIO for a
  * missing or bad file (msg has the path). */
 cuzk_engine_err cuzk_engine_preload(cuzk_engine *e, const char *circuit_id, bool *already,

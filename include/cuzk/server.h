@@ -53,6 +53,16 @@ bool cuzk_daemon_start(cuzk_daemon *d, cuzk_log_fn log, void *log_user, char *ms
  * engine, and frees d. */
 void cuzk_daemon_stop(cuzk_daemon *d, const char *why);
 
+/* One log entry as one line, '\n' included (docs/config.md logging.format): text
+ * "WHEN LEVEL [JOB] MSG" or JSON {"ts","level","job_id","msg"}. Written into out like snprintf
+ * (cut at cap - 1 bytes, NUL-terminated if cap > 0); returns the length the whole line needs.
+ * Whatever job_id (may be NULL) and msg hold stays on the line and inert: text lines write
+ * control characters (below 0x20, 0x7f, the C1 controls U+0080..U+009F) and bytes that are not
+ * UTF-8 as \xNN, a backslash as \\; JSON lines write controls as \u00NN and bytes that are not
+ * UTF-8 as \ufffd. */
+size_t cuzk_log_line_format(char *out, size_t cap, bool json, const char *when,
+                            cuzk_log_level level, const char *job_id, const char *msg);
+
 /* Frees a daemon that was configured but is not running (never started, or failed to). NULL is a
  * no-op. */
 void cuzk_daemon_free(cuzk_daemon *d);

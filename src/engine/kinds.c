@@ -16,6 +16,14 @@ const eng_kind *eng_kind_for(cuzk_proof_kind k) {
   return NULL;
 }
 
+const char *cuzk_engine_circuit_id(size_t i) {
+  for (const eng_kind *const *k = eng_kinds; *k; k++) {
+    if (i < (*k)->n_circuits) return (*k)->circuits[i].id;
+    i -= (*k)->n_circuits;
+  }
+  return NULL;
+}
+
 const eng_circuit *eng_circuit_for_bytes(const eng_circuit *circuits, unsigned n,
                                          uint64_t sector_bytes, const char *kind_name, char *msg,
                                          size_t len) {

@@ -9,6 +9,7 @@
 #include "server/config.h"
 
 #include "cuzk/engine.h" /* the engine's ranges: one table for both */
+#include "cuzk/post.h"   /* the smallest request (scheduler.max_queued_bytes) */
 
 #include "server/toml.h"
 
@@ -37,11 +38,12 @@ const char cuzk_config_default_toml[] = "# cuzk built-in configuration (used whe
                                         "tls_key = \"\"\n"
                                         "tls_client_ca = \"\"\n"
                                         "tls_require_client_cert = false\n"
+                                        "allow_plaintext = false\n"
                                         "\n"
                                         "[srs]\n"
                                         "param_cache = \"\"\n"
                                         "preload = []\n"
-                                        "generate_test_params = true\n"
+                                        "generate_test_params = false\n"
                                         "test_params_dir = \"\"\n"
                                         "test_deterministic_seed = 0\n"
                                         "\n"
@@ -202,6 +204,10 @@ bool cuzk_listen_parse(const char *s, cuzk_listen_addr *out, char *err) {
     return false;
   }
   out->port = (uint16_t)p;
+  static const unsigned char v6loop[16] = {[15] = 1}, v4mapped[12] = {[10] = 0xff, [11] = 0xff};
+  out->loopback = out->ipv6 ? memcmp(addr, v6loop, 16) == 0 ||
+                                  (memcmp(addr, v4mapped, 12) == 0 && addr[12] == 127)
+                            : addr[0] == 127;
   return true;
 bad:
   snprintf(err, CUZK_CONFIG_ERR_LEN, "\"%s\": expected unix://PATH, IP:PORT or [IPv6]:PORT", s);
@@ -332,6 +338,30 @@ static bool set_size(const keydef *d, loader *L, const char *key, const cuzk_tom
 
 static bool set_budget(const keydef *d, loader *L, const char *key, const cuzk_toml_value *v) {
   return set_size_common(d, L, key, v, true, 0);
+}
+
+/* The bytes the engine counts for the smallest request of the kind that must always be admitted:
+ * one 2 KiB sector's WinningPoSt vanilla proof (its input is the sectors' vanilla proofs,
+ * docs/post.md "Vanilla proof bytes"; larger sectors' are larger). docs/config.md "Checks at
+ * start". */
+static uint64_t smallest_winning_request(void) {
+  const cuzk_post_proof *p = NULL;
+  if (cuzk_post_proof_for(&p, CUZK_POST_WINNING, 2048) != CUZK_POST_OK) return 0;
+  return cuzk_post_vanilla_size(p) * p->vanilla_sectors;
+}
+
+/* scheduler.max_queued_bytes: "auto" or a size that leaves room for a WinningPoSt, which may use
+ * the whole budget (CRITICAL); below it every WinningPoSt would be refused. */
+static bool set_input_budget(const keydef *d, loader *L, const char *key,
+                             const cuzk_toml_value *v) {
+  if (!set_size_common(d, L, key, v, true, 0)) return false;
+  uint64_t x = *FIELD(uint64_t), min = smallest_winning_request();
+  if (x && x < min)
+    return failf(L,
+                 "%s: %llu bytes is less than the smallest request, a 2 KiB WinningPoSt (%llu "
+                 "bytes): every WinningPoSt would be refused (line %u)",
+                 key, (unsigned long long)x, (unsigned long long)min, v->line);
+  return true;
 }
 
 /* memory.warm_budget: "auto" (CUZK_CONFIG_WARM_AUTO) or a size, where 0 turns the tier off */
@@ -518,6 +548,37 @@ static bool set_status_listen(const keydef *d, loader *L, const char *key,
   return true;
 }
 
+/* srs.preload: an id the engine knows (cuzk_engine_circuit_id); an unknown one used to start the
+ * daemon with only an ERROR line. */
+static bool known_circuit(const char *id) {
+  for (size_t i = 0; cuzk_engine_circuit_id(i); i++)
+    if (strcmp(cuzk_engine_circuit_id(i), id) == 0) return true;
+  return false;
+}
+
+/* Appends word (wlen bytes) to the ", "-separated list unless the list holds it already. */
+static void append_once(char *list, size_t cap, const char *word, size_t wlen) {
+  for (const char *p = list; *p;) {
+    const char *end = strstr(p, ", ");
+    size_t n = end ? (size_t)(end - p) : strlen(p);
+    if (n == wlen && memcmp(p, word, n) == 0) return;
+    p += n + (end ? 2 : 0);
+  }
+  size_t used = strlen(list);
+  snprintf(list + used, cap - used, "%s%.*s", used ? ", " : "", (int)wlen, word);
+}
+
+/* The engine's ids split at their first '-' into kinds and sizes, each listed once, in order. */
+static void circuit_id_parts(char *kinds, char *sizes, size_t cap) {
+  kinds[0] = sizes[0] = 0;
+  for (size_t i = 0; cuzk_engine_circuit_id(i); i++) {
+    const char *id = cuzk_engine_circuit_id(i), *dash = strchr(id, '-');
+    if (!dash) continue;
+    append_once(kinds, cap, id, (size_t)(dash - id));
+    append_once(sizes, cap, dash + 1, strlen(dash + 1));
+  }
+}
+
 static bool set_preload(const keydef *d, loader *L, const char *key, const cuzk_toml_value *v) {
   (void)d;
   if (v->type != CUZK_TOML_ARRAY) return wrong_type(L, key, "an array of circuit ids", v);
@@ -534,6 +595,14 @@ static bool set_preload(const keydef *d, loader *L, const char *key, const cuzk_
     if (!ok)
       return failf(L, "%s: \"%s\" is not a circuit id like \"porep-32g\" (line %u)", key, s,
                    it->line);
+    if (!known_circuit(s)) {
+      char kinds[96], sizes[96];
+      circuit_id_parts(kinds, sizes, sizeof kinds);
+      return failf(L,
+                   "%s: unknown parameter set id \"%s\" (an id is KIND-SIZE, KIND one of %s, "
+                   "SIZE one of %s) (line %u)",
+                   key, s, kinds, sizes, it->line);
+    }
     snprintf(L->cfg->preload[k], CUZK_CONFIG_ID_LEN, "%s", s);
   }
   L->cfg->n_preload = v->u.array.n;
@@ -554,6 +623,7 @@ static const keydef keys[] = {
     {"daemon", "tls_key", set_path, OFF(tls_key), 0, 0},
     {"daemon", "tls_client_ca", set_path, OFF(tls_client_ca), 0, 0},
     {"daemon", "tls_require_client_cert", set_bool, OFF(tls_require_client_cert), 0, 0},
+    {"daemon", "allow_plaintext", set_bool, OFF(allow_plaintext), 0, 0},
     {"srs", "param_cache", set_path, OFF(param_cache), 0, 0},
     {"srs", "preload", set_preload, 0, 0, 0},
     {"srs", "generate_test_params", set_bool, OFF(generate_test_params), 0, 0},
@@ -571,7 +641,7 @@ static const keydef keys[] = {
      CUZK_ENGINE_MAX_BATCH_WAIT_MS},
     {"scheduler", "max_queued_jobs", set_uint, OFF(max_queued_jobs), 0,
      CUZK_ENGINE_MAX_QUEUED_JOBS},
-    {"scheduler", "max_queued_bytes", set_budget, OFF(max_queued_bytes), 0, UINT64_MAX},
+    {"scheduler", "max_queued_bytes", set_input_budget, OFF(max_queued_bytes), 0, UINT64_MAX},
     {"scheduler", "max_results", set_uint, OFF(max_results), 0, CUZK_ENGINE_MAX_RESULTS},
     {"synthesis", "threads", set_uint, OFF(threads), 0, 1024},
     {"synthesis", "mode", set_synthesis, OFF(synthesis_prove_mode), 0, 0},
@@ -635,9 +705,34 @@ static bool apply_table(loader *L, const char *table, const cuzk_toml_value *t) 
   return true;
 }
 
+/* The TLS keys as a whole (docs/config.md "Checks at start"): a certificate needs its key and the
+ * key its certificate, and the client-certificate keys mean something only over TLS. Without this
+ * a client CA set with no certificate was ignored and the listener served plaintext. */
+static bool check_tls(loader *L) {
+  const cuzk_daemon_config *cfg = L->cfg;
+  bool cert = cfg->tls_cert[0], key = cfg->tls_key[0];
+  if (cert && !key)
+    return failf(L, "daemon.tls_cert: set without daemon.tls_key (TLS needs the certificate's "
+                    "private key too)");
+  if (key && !cert)
+    return failf(L, "daemon.tls_key: set without daemon.tls_cert (TLS needs the certificate "
+                    "too)");
+  if (cfg->tls_client_ca[0] && !cert)
+    return failf(L, "daemon.tls_client_ca: set without daemon.tls_cert and daemon.tls_key "
+                    "(client certificates are checked only over TLS)");
+  if (cfg->tls_require_client_cert && !cert)
+    return failf(L, "daemon.tls_require_client_cert: true without daemon.tls_cert and "
+                    "daemon.tls_key (client certificates are checked only over TLS)");
+  if (cfg->tls_require_client_cert && !cfg->tls_client_ca[0])
+    return failf(L, "daemon.tls_require_client_cert: true without daemon.tls_client_ca (the CA "
+                    "that signs the client certificates)");
+  return true;
+}
+
 /* Fills the documented fallbacks of the empty path keys. */
 static bool finish(loader *L) {
   cuzk_daemon_config *cfg = L->cfg;
+  if (!check_tls(L)) return false;
   if (!cfg->param_cache[0]) {
     const char *env = getenv("FIL_PROOFS_PARAMETER_CACHE");
     const char *src = env && *env ? env : default_param_cache;
@@ -842,5 +937,31 @@ cuzk_config_args_result cuzk_config_from_args(cuzk_daemon_config *cfg, int argc,
              "--log-level: expected trace, debug, info, warn or error, got \"%s\"", level);
     return CUZK_CONFIG_ARGS_ERROR;
   }
+  if (!cuzk_config_check(cfg, n_listen ? "--listen" : "daemon.listen", err))
+    return CUZK_CONFIG_ARGS_ERROR;
   return CUZK_CONFIG_ARGS_OK;
+}
+
+/* ---- the configuration as a whole ----------------------------------------------------------- */
+
+bool cuzk_config_check(const cuzk_daemon_config *cfg, const char *listen_source, char *err) {
+  err[0] = 0;
+  /* plaintext beyond this machine: anyone who reaches the port may submit, cancel and evict, so
+   * it takes TLS or an explicit allow_plaintext (docs/config.md "Checks at start") */
+  for (size_t i = 0; i < cfg->n_listen && !cfg->tls_cert[0] && !cfg->allow_plaintext; i++) {
+    cuzk_listen_addr a;
+    char why[CUZK_CONFIG_ERR_LEN];
+    if (!cuzk_listen_parse(cfg->listen[i], &a, why)) {
+      msgf(err, CUZK_CONFIG_ERR_LEN, "%s: %s", listen_source, why);
+      return false;
+    }
+    if (!a.is_unix && !a.loopback) {
+      msgf(err, CUZK_CONFIG_ERR_LEN,
+           "%s: \"%s\" is not a loopback address and TLS is off: set daemon.tls_cert and "
+           "daemon.tls_key, or daemon.allow_plaintext = true",
+           listen_source, cfg->listen[i]);
+      return false;
+    }
+  }
+  return true;
 }

@@ -53,6 +53,7 @@ typedef struct {
   char tls_cert[CUZK_CONFIG_PATH_LEN], tls_key[CUZK_CONFIG_PATH_LEN];
   char tls_client_ca[CUZK_CONFIG_PATH_LEN];
   bool tls_require_client_cert;
+  bool allow_plaintext; /* TCP beyond loopback without TLS; else refused (cuzk_config_check) */
   /* [srs] */
   char param_cache[CUZK_CONFIG_PATH_LEN];                    /* absolute; .params/.vk files */
   char preload[CUZK_CONFIG_MAX_PRELOAD][CUZK_CONFIG_ID_LEN]; /* circuit ids loaded at start */
@@ -118,11 +119,16 @@ typedef enum {
 
 /* The daemon's command line: -c/--config FILE, -l/--listen ADDR (repeatable; replaces
  * daemon.listen), --log-level LEVEL, -h/--help. Starts from the defaults, loads FILE (or nothing
- * more without -c), then applies the overrides. Never prints or exits. */
+ * more without -c), applies the overrides, then cuzk_config_check. Never prints or exits. */
 cuzk_config_args_result cuzk_config_from_args(cuzk_daemon_config *cfg, int argc, char *const argv[],
                                               cuzk_config_warnings *warnings, char *err);
 /* Usage text for -h (a static string). */
 const char *cuzk_config_usage(void);
+
+/* The checks of the final configuration, the command line's overrides applied (docs/config.md
+ * "Checks at start"): a TCP listener beyond loopback without TLS needs daemon.allow_plaintext.
+ * listen_source names where cfg->listen came from in err ("daemon.listen" or "--listen"). */
+bool cuzk_config_check(const cuzk_daemon_config *cfg, const char *listen_source, char *err);
 
 /* A listen address, parsed. */
 typedef struct {
@@ -130,6 +136,7 @@ typedef struct {
   char path[CUZK_CONFIG_ADDR_LEN]; /* unix: the socket path */
   char host[64];                   /* tcp: the IP literal without brackets */
   bool ipv6;
+  bool loopback; /* tcp: 127.0.0.0/8, ::1 or ::ffff:127.0.0.0/104 */
   uint16_t port;
 } cuzk_listen_addr;
 

@@ -186,13 +186,15 @@ bool cuzk_daemon_start(cuzk_daemon *d, cuzk_log_fn log, void *log_user, char *ms
     else
       dlog(d, CUZK_LOG_INFO, "listening on %s", cfg->listen[i]);
   }
-  for (size_t i = 0; i < cfg->n_listen; i++) /* plaintext beyond this machine */
-    if (!cfg->tls_cert[0] && strncmp(cfg->listen[i], "unix:", 5) &&
-        strncmp(cfg->listen[i], "127.", 4) && strncmp(cfg->listen[i], "[::1]", 5))
+  for (size_t i = 0; i < cfg->n_listen; i++) { /* plaintext beyond this machine, as allowed */
+    cuzk_listen_addr a;
+    if (!cfg->tls_cert[0] && cuzk_listen_parse(cfg->listen[i], &a, why) && !a.is_unix &&
+        !a.loopback)
       dlog(d, CUZK_LOG_WARN,
-           "%s: plaintext gRPC on a non-loopback address: anyone who can reach the port can "
-           "submit, cancel and evict (set daemon.tls_cert and tls_key)",
+           "%s: plaintext gRPC on a non-loopback address (daemon.allow_plaintext): anyone who can "
+           "reach the port can submit, cancel and evict",
            cfg->listen[i]);
+  }
   for (size_t i = 0; i < cfg->n_preload; i++) {
     bool already;
     uint64_t ms = 0;

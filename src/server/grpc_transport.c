@@ -22,6 +22,7 @@
  */
 #define _DEFAULT_SOURCE /* flock */
 #include "server/grpc_transport.h"
+#include "server/tls_pem.h"
 
 #include "cuzk/errmsg.h"
 
@@ -223,15 +224,19 @@ static int make_parents(const char *path) {
   return mkdir(dir, 0755) != 0 && errno != EEXIST ? -1 : 0;
 }
 
-/* A PEM file, NUL-terminated (at most 1 MiB: certificates and keys are a few KiB). */
-static char *read_pem(const char *path) {
+/* A PEM file, NUL-terminated (at most 1 MiB: certificates and keys are a few KiB); NULL with
+ * *why (errno's text, or the size) if it cannot be read whole. */
+static char *read_pem(const char *path, const char **why) {
   FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
+  if (!f) {
+    *why = strerror(errno);
+    return NULL;
+  }
   char *buf = malloc((1u << 20) + 1);
   size_t n = buf ? fread(buf, 1, 1u << 20, f) : 0;
-  bool whole = buf && feof(f) && !ferror(f);
+  *why = !buf ? "out of memory" : ferror(f) ? strerror(errno) : !feof(f) ? "over 1 MiB" : NULL;
   fclose(f);
-  if (!whole) {
+  if (*why) {
     free(buf);
     return NULL;
   }
@@ -239,21 +244,20 @@ static char *read_pem(const char *path) {
   return buf;
 }
 
-/* SSL server credentials from the options' PEM files; errors name the file. */
+/* SSL server credentials from the options' PEM files, checked first (tls_pem.h); errors name the
+ * option and its file. */
 static cuzk_rpc_err tls_credentials(grpc_server_credentials **out, const cuzk_rpc_server_opts *o,
                                     char *err, size_t errlen) {
   const char *paths[3] = {o->tls_cert, o->tls_key, o->tls_client_ca};
-  const char *what[3] = {"certificate", "key", "client CA"};
+  const char *opt[3] = {"tls_cert", "tls_key", "tls_client_ca"};
   char *pem[3] = {NULL, NULL, NULL};
   cuzk_rpc_err e = CUZK_RPC_OK;
-  if (!o->tls_key) return fail(err, errlen, CUZK_RPC_EINVAL, "TLS: a certificate without a key");
-  if (o->tls_require_client_cert && !o->tls_client_ca)
-    return fail(err, errlen, CUZK_RPC_EINVAL,
-                "TLS: client certificates required, but no client CA");
-  for (int k = 0; k < 3 && !e; k++)
-    if (paths[k] && !(pem[k] = read_pem(paths[k])))
-      e = fail(err, errlen, CUZK_RPC_ESYS, "TLS: cannot read the %s file %s: %s", what[k], paths[k],
-               errno ? strerror(errno) : "over 1 MiB");
+  for (int k = 0; k < 3 && !e; k++) {
+    const char *why = NULL;
+    if (paths[k] && !(pem[k] = read_pem(paths[k], &why)))
+      e = fail(err, errlen, CUZK_RPC_ESYS, "%s '%s': cannot read it: %s", opt[k], paths[k], why);
+  }
+  if (!e) e = cuzk_tls_pem_check(paths[0], pem[0], paths[1], pem[1], paths[2], pem[2], err, errlen);
   if (!e) {
     grpc_ssl_pem_key_cert_pair pair = {pem[1], pem[0]};
     grpc_ssl_client_certificate_request_type req =
@@ -804,6 +808,16 @@ static cuzk_rpc_err check_opts(const cuzk_rpc_server_opts *o, char *err, size_t 
     return fail(err, errlen, CUZK_RPC_EINVAL, "%u transport threads (at most 64)", o->cq_threads);
   if (o->socket_mode > 07777)
     return fail(err, errlen, CUZK_RPC_EINVAL, "socket mode %o is not a file mode", o->socket_mode);
+  /* the TLS options as a whole: a client CA without a certificate once meant plaintext served */
+  if (!o->tls_cert && (o->tls_key || o->tls_client_ca || o->tls_require_client_cert))
+    return fail(err, errlen, CUZK_RPC_EINVAL, "%s without tls_cert and tls_key",
+                o->tls_key         ? "tls_key"
+                : o->tls_client_ca ? "tls_client_ca"
+                                   : "tls_require_client_cert");
+  if (o->tls_cert && !o->tls_key)
+    return fail(err, errlen, CUZK_RPC_EINVAL, "tls_cert without tls_key");
+  if (o->tls_require_client_cert && !o->tls_client_ca)
+    return fail(err, errlen, CUZK_RPC_EINVAL, "tls_require_client_cert without tls_client_ca");
   return CUZK_RPC_OK;
 }
 

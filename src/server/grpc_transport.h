@@ -53,7 +53,9 @@ typedef struct {
   void *user;
   /* TLS on the TCP addresses (unix sockets stay plaintext): PEM files of the server's
    * certificate chain and key; with client_ca, clients must present a certificate signed by it
-   * (require_client_cert) or may (otherwise). NULL cert: plaintext. */
+   * (require_client_cert) or may (otherwise). NULL cert: plaintext, and then key, client_ca and
+   * require_client_cert must be unset (EINVAL). The files are read and checked at start
+   * (tls_pem.h): a bad one is EINVAL naming the option and the fault. */
   const char *tls_cert, *tls_key, *tls_client_ca;
   bool tls_require_client_cert;
 } cuzk_rpc_server_opts;

@@ -26,8 +26,12 @@ add_custom_command(
 
 # protoc-c 1.4.1's output compiles cleanly under the project's warnings (gcc 12, clang 14), so
 # it gets no relaxed options; should a newer protoc-c trip one, relax it here for that file only.
-add_library(cuzk_rpc STATIC ${CUZK_PROTO_C} ${CMAKE_CURRENT_SOURCE_DIR}/grpc_transport.c)
+# OpenSSL's libcrypto (Debian libssl-dev, which libgrpc-dev's TLS needs anyway) checks the TLS
+# PEM files before gRPC gets them (tls_pem.c), so that a bad file is named.
+find_package(OpenSSL REQUIRED)
+add_library(cuzk_rpc STATIC ${CUZK_PROTO_C} ${CMAKE_CURRENT_SOURCE_DIR}/grpc_transport.c
+  ${CMAKE_CURRENT_SOURCE_DIR}/tls_pem.c)
 target_include_directories(cuzk_rpc PUBLIC ${CUZK_PROTO_GEN_DIR} ${PROJECT_SOURCE_DIR}/include
   PRIVATE ${PROJECT_SOURCE_DIR}/src)
 target_link_libraries(cuzk_rpc PUBLIC PkgConfig::GRPC PkgConfig::PROTOBUF_C Threads::Threads
-  PRIVATE cuzk) # cuzk_errmsg (CUZK_FAIL), the one error-message helper
+  PRIVATE cuzk OpenSSL::Crypto) # cuzk_errmsg (CUZK_FAIL), the one error-message helper

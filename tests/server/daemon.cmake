@@ -18,6 +18,12 @@ add_test(NAME test_daemon COMMAND ${CUZK_GRPC_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/
 set_tests_properties(test_daemon PROPERTIES FIXTURES_REQUIRED
                      "params_2kib;params_post_2kib;params_snap_2kib"
                      TIMEOUT 1500)
+# Start-up checks of the configuration (docs/config.md "Checks at start"): refusals naming the key,
+# exit 2 before serving; a job without its parameters fails at once; seconds, no parameters
+add_test(NAME test_daemon_start COMMAND ${Python3_EXECUTABLE}
+         ${CMAKE_CURRENT_LIST_DIR}/test_daemon_start.py --daemon $<TARGET_FILE:cuzk-daemon>
+         --bench $<TARGET_FILE:cuzk-bench>)
+set_tests_properties(test_daemon_start PROPERTIES TIMEOUT 120)
 # TLS on the TCP listener: certificates made by openssl, a WinningPoSt proven over TLS, refusals
 add_test(NAME test_tls COMMAND ${CUZK_GRPC_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/test_tls.py
          --daemon $<TARGET_FILE:cuzk-daemon> --bench $<TARGET_FILE:cuzk-bench>

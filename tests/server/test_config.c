@@ -6,6 +6,7 @@
 #include "server/config.h"
 
 #include "check.h"
+#include "cuzk/engine.h" /* cuzk_engine_circuit_id */
 
 #include <stddef.h>
 #include <stdint.h>
@@ -33,9 +34,11 @@ static void test_defaults(void) {
   CHECK(c.on_disconnect == CUZK_POLICY_CANCEL);
   CHECK(c.shutdown == CUZK_POLICY_FINISH);
   CHECK(c.shutdown_grace_ms == 300000);
+  CHECK(!c.tls_cert[0] && !c.tls_key[0] && !c.tls_client_ca[0] && !c.tls_require_client_cert);
+  CHECK(!c.allow_plaintext);
   CHECK(strcmp(c.param_cache, "/var/tmp/filecoin-proof-parameters") == 0);
   CHECK(c.n_preload == 0);
-  CHECK(c.generate_test_params && c.test_deterministic_seed == 0);
+  CHECK(!c.generate_test_params && c.test_deterministic_seed == 0);
   CHECK(strcmp(c.test_params_dir, "/var/tmp/filecoin-proof-parameters/cuzk-generated") == 0);
   CHECK(c.total_budget == 0 && c.srs_budget == 0 && c.partition_budget == 0);
   CHECK(c.warm_budget == CUZK_CONFIG_WARM_AUTO);
@@ -61,10 +64,11 @@ static const char full[] = "[daemon]\n"
                            "on_disconnect = \"finish\"\n"
                            "shutdown = \"cancel\"\n"
                            "shutdown_grace = \"90s\"\n"
+                           "allow_plaintext = true\n"
                            "[srs]\n"
                            "param_cache = \"params\"\n"
                            "preload = [\"porep-32g\", \"wpost-32g\"]\n"
-                           "generate_test_params = false\n"
+                           "generate_test_params = true\n"
                            "test_params_dir = \"/tmp/gen\"\n"
                            "test_deterministic_seed = 42\n"
                            "[memory]\n"
@@ -105,12 +109,12 @@ static void test_full_file(void) {
   CHECK(strcmp(c.status_listen, "127.0.0.1:9821") == 0);
   CHECK(c.max_message_size == 256 * MIB);
   CHECK(c.on_disconnect == CUZK_POLICY_FINISH && c.shutdown == CUZK_POLICY_CANCEL);
-  CHECK(c.shutdown_grace_ms == 90000);
+  CHECK(c.shutdown_grace_ms == 90000 && c.allow_plaintext);
   snprintf(want, sizeof want, "%s/params", cwd);
   CHECK(strcmp(c.param_cache, want) == 0);
   CHECK(c.n_preload == 2 && strcmp(c.preload[0], "porep-32g") == 0 &&
         strcmp(c.preload[1], "wpost-32g") == 0);
-  CHECK(!c.generate_test_params);
+  CHECK(c.generate_test_params);
   CHECK(strcmp(c.test_params_dir, "/tmp/gen") == 0);
   CHECK(c.test_deterministic_seed == 42);
   CHECK(c.total_budget == 256 * GIB && c.safety_margin == 512 * MIB);
@@ -206,6 +210,159 @@ static void test_errors(void) {
               "test.toml:3:1: daemon.listen: duplicate key (first on line 2)");
   expect_fail("[synthesis]\nthreads = 99999999999999999999\n",
               "test.toml:2:11: synthesis.threads: integer out of range");
+}
+
+/* The TLS keys as a whole: each client-certificate key and each half of the pair alone is refused,
+ * naming the keys (before, a client CA without a certificate was ignored: plaintext served). */
+static void test_tls_keys(void) {
+  expect_fail("[daemon]\ntls_key = \"/k.pem\"\n",
+              "test.toml: daemon.tls_key: set without daemon.tls_cert (TLS needs the certificate "
+              "too)");
+  expect_fail("[daemon]\ntls_cert = \"/c.pem\"\n",
+              "test.toml: daemon.tls_cert: set without daemon.tls_key (TLS needs the certificate's "
+              "private key too)");
+  expect_fail("[daemon]\ntls_client_ca = \"/ca.pem\"\n",
+              "test.toml: daemon.tls_client_ca: set without daemon.tls_cert and daemon.tls_key "
+              "(client certificates are checked only over TLS)");
+  expect_fail("[daemon]\ntls_client_ca = \"/ca.pem\"\ntls_require_client_cert = true\n",
+              "test.toml: daemon.tls_client_ca: set without daemon.tls_cert and daemon.tls_key "
+              "(client certificates are checked only over TLS)");
+  expect_fail("[daemon]\ntls_require_client_cert = true\n",
+              "test.toml: daemon.tls_require_client_cert: true without daemon.tls_cert and "
+              "daemon.tls_key (client certificates are checked only over TLS)");
+  expect_fail("[daemon]\ntls_cert = \"/c.pem\"\ntls_key = \"/k.pem\"\n"
+              "tls_require_client_cert = true\n",
+              "test.toml: daemon.tls_require_client_cert: true without daemon.tls_client_ca (the "
+              "CA that signs the client certificates)");
+  const char ok[] = "[daemon]\ntls_cert = \"/c.pem\"\ntls_key = \"/k.pem\"\n"
+                    "tls_client_ca = \"/ca.pem\"\ntls_require_client_cert = true\n"
+                    "listen = \"0.0.0.0:1\"\n";
+  cuzk_daemon_config c;
+  char err[CUZK_CONFIG_ERR_LEN];
+  CHECK(cuzk_config_defaults(&c, err));
+  CHECK_MSG(cuzk_config_load_string(&c, ok, sizeof ok - 1, "ok.toml", NULL, err), "%s", err);
+  CHECK(strcmp(c.tls_cert, "/c.pem") == 0 && strcmp(c.tls_key, "/k.pem") == 0 &&
+        strcmp(c.tls_client_ca, "/ca.pem") == 0 && c.tls_require_client_cert);
+  /* with TLS a listener on any address is fine */
+  CHECK_MSG(cuzk_config_check(&c, "daemon.listen", err) && !err[0], "%s", err);
+}
+
+/* Plaintext beyond loopback needs daemon.allow_plaintext: every listener is checked, unix sockets
+ * and 127.0.0.0/8, ::1 and ::ffff:127.x.x.x pass. */
+static void test_plaintext(void) {
+  static const struct {
+    const char *addr;
+    bool local;
+  } k[] = {
+      {"unix:///tmp/c.sock", true}, {"127.0.0.1:9820", true},       {"127.255.0.9:1", true},
+      {"[::1]:9820", true},         {"[::ffff:127.0.0.1]:1", true}, {"0.0.0.0:9820", false},
+      {"10.0.0.5:9820", false},     {"128.0.0.1:1", false},         {"[::]:9820", false},
+      {"[::2]:1", false},           {"[::ffff:10.0.0.1]:1", false}, {"[fe80::1]:1", false},
+  };
+  for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
+    cuzk_daemon_config c;
+    char err[CUZK_CONFIG_ERR_LEN], want[CUZK_CONFIG_ERR_LEN];
+    CHECK(cuzk_config_defaults(&c, err));
+    /* the address second, after a unix socket: every listener counts */
+    snprintf(c.listen[1], sizeof c.listen[1], "%s", k[i].addr);
+    c.n_listen = 2;
+    bool ok = cuzk_config_check(&c, "daemon.listen", err);
+    snprintf(want, sizeof want,
+             "daemon.listen: \"%s\" is not a loopback address and TLS is off: set "
+             "daemon.tls_cert and daemon.tls_key, or daemon.allow_plaintext = true",
+             k[i].addr);
+    CHECK_MSG(k[i].local ? ok : !ok && strcmp(err, want) == 0, "%s: %s", k[i].addr,
+              ok ? "accepted" : err);
+    c.allow_plaintext = true;
+    CHECK_MSG(cuzk_config_check(&c, "daemon.listen", err), "%s allowed: %s", k[i].addr, err);
+  }
+}
+
+/* Every duration key at its maximum: accepted as seconds and as a string, one millisecond or one
+ * second more refused naming the key and the maximum. */
+static void test_duration_bounds(void) {
+  static const struct {
+    const char *table, *key;
+    uint64_t max_s;
+    size_t off;
+  } k[] = {
+      {"daemon", "shutdown_grace", 86400, offsetof(cuzk_daemon_config, shutdown_grace_ms)},
+      {"memory", "eviction_min_idle", 604800, offsetof(cuzk_daemon_config, eviction_min_idle_ms)},
+      {"memory", "idle_release", 604800, offsetof(cuzk_daemon_config, idle_release_ms)},
+  };
+  for (size_t i = 0; i < sizeof k / sizeof *k; i++) {
+    char vals[4][48];
+    snprintf(vals[0], sizeof vals[0], "%llu", (unsigned long long)k[i].max_s);
+    snprintf(vals[1], sizeof vals[1], "\"%llums\"", (unsigned long long)k[i].max_s * 1000);
+    snprintf(vals[2], sizeof vals[2], "\"%llums\"", (unsigned long long)k[i].max_s * 1000 + 1);
+    snprintf(vals[3], sizeof vals[3], "%llu", (unsigned long long)k[i].max_s + 1);
+    for (int t = 0; t < 4; t++) {
+      char text[128], err[CUZK_CONFIG_ERR_LEN], want[160];
+      snprintf(text, sizeof text, "[%s]\n%s = %s\n", k[i].table, k[i].key, vals[t]);
+      cuzk_daemon_config c;
+      CHECK(cuzk_config_defaults(&c, err));
+      bool ok = cuzk_config_load_string(&c, text, strlen(text), "d.toml", NULL, err);
+      uint64_t got = *(const uint64_t *)(const void *)((const char *)&c + k[i].off);
+      snprintf(want, sizeof want, "d.toml: %s.%s: must be at most %llu s (line 2)", k[i].table,
+               k[i].key, (unsigned long long)k[i].max_s);
+      if (t < 2)
+        CHECK_MSG(ok && got == k[i].max_s * 1000, "%s", text);
+      else
+        CHECK_MSG(!ok && strcmp(err, want) == 0, "%s: %s", text, ok ? "accepted" : err);
+    }
+  }
+}
+
+/* Cross-checks of single keys against the engine: the input budget holds at least the smallest
+ * WinningPoSt, and srs.preload names parameter sets that exist. */
+static void test_engine_checks(void) {
+  /* a 2 KiB WinningPoSt request is one sector's vanilla proof (docs/post.md "Vanilla proof
+   * bytes"): sector_id, comm_r, two counts, 66 Single MerkleProofs (tag, root, leaf, the path's
+   * count, 2 levels of arity 8: count, 7 hashes, index), comm_c, comm_r_last */
+  const uint64_t winning_2k = 8 + 32 + 8 + 8 + 66 * (4 + 32 + 32 + 8 + 2 * (8 + 7 * 32 + 8)) + 64;
+  CHECK(winning_2k == 36816);
+  char text[128], want[CUZK_CONFIG_ERR_LEN];
+  static const char *const small[] = {"\"1B\"", "\"16KiB\"", "36815"};
+  static const uint64_t small_b[] = {1, 16384, 36815};
+  for (int t = 0; t < 3; t++) {
+    snprintf(text, sizeof text, "[scheduler]\nmax_queued_bytes = %s\n", small[t]);
+    snprintf(want, sizeof want,
+             "test.toml: scheduler.max_queued_bytes: %llu bytes is less than the smallest "
+             "request, a 2 KiB WinningPoSt (36816 bytes): every WinningPoSt would be refused "
+             "(line 2)",
+             (unsigned long long)small_b[t]);
+    expect_fail(text, want);
+  }
+  cuzk_daemon_config c;
+  char err[CUZK_CONFIG_ERR_LEN];
+  static const char *const fine[] = {"36816", "\"auto\"", "\"1GiB\""};
+  static const uint64_t fine_b[] = {36816, 0, UINT64_C(1) << 30};
+  for (int t = 0; t < 3; t++) {
+    snprintf(text, sizeof text, "[scheduler]\nmax_queued_bytes = %s\n", fine[t]);
+    CHECK(cuzk_config_defaults(&c, err));
+    CHECK_MSG(cuzk_config_load_string(&c, text, strlen(text), "q.toml", NULL, err) &&
+                  c.max_queued_bytes == fine_b[t],
+              "%s: %s", text, err);
+  }
+
+  expect_fail("[srs]\npreload = [\"porep-2k\", \"porep-1t\"]\n",
+              "test.toml: srs.preload: unknown parameter set id \"porep-1t\" (an id is KIND-SIZE, "
+              "KIND one of porep, snap, wpost, winning, SIZE one of 2k, 8m, 512m, 32g, 64g) (line "
+              "2)");
+  expect_fail("[srs]\npreload = [\"post-32g\"]\n",
+              "test.toml: srs.preload: unknown parameter set id \"post-32g\" (an id is KIND-SIZE, "
+              "KIND one of porep, snap, wpost, winning, SIZE one of 2k, 8m, 512m, 32g, 64g) (line "
+              "2)");
+  /* every id the engine knows is accepted */
+  size_t n = 0;
+  for (; cuzk_engine_circuit_id(n); n++) {
+    snprintf(text, sizeof text, "[srs]\npreload = [\"%s\"]\n", cuzk_engine_circuit_id(n));
+    CHECK(cuzk_config_defaults(&c, err));
+    CHECK_MSG(cuzk_config_load_string(&c, text, strlen(text), "p.toml", NULL, err) &&
+                  c.n_preload == 1 && strcmp(c.preload[0], cuzk_engine_circuit_id(n)) == 0,
+              "%s: %s", text, err);
+  }
+  CHECK(n == 20);
 }
 
 static void test_warnings(void) {
@@ -360,7 +517,7 @@ static void test_args(void) {
   int fd = mkstemp(path);
   CHECK(fd >= 0);
   const char file[] = "[daemon]\nlisten = \"0.0.0.0:1\"\nstatus_listen = \"127.0.0.1:0\"\n"
-                      "[logging]\nlevel = \"error\"\n[bogus]\n";
+                      "allow_plaintext = true\n[logging]\nlevel = \"error\"\n[bogus]\n";
   CHECK(write(fd, file, sizeof file - 1) == (ssize_t)(sizeof file - 1));
   close(fd);
   const char *with_file[] = {"cuzk-daemon", "-c", path, NULL};
@@ -368,7 +525,7 @@ static void test_args(void) {
   CHECK(run_args(&c, err, &w, 3, with_file) == CUZK_CONFIG_ARGS_OK);
   CHECK(c.n_listen == 1 && strcmp(c.listen[0], "0.0.0.0:1") == 0);
   CHECK(strcmp(c.status_listen, "127.0.0.1:0") == 0 && c.log_level == CUZK_CFG_ERROR);
-  CHECK(w.n == 1 && strstr(w.msg[0], "[bogus]: unknown table, ignored (line 6)") != NULL &&
+  CHECK(w.n == 1 && strstr(w.msg[0], "[bogus]: unknown table, ignored (line 7)") != NULL &&
         strncmp(w.msg[0], path, strlen(path)) == 0);
   char cflag[64];
   snprintf(cflag, sizeof cflag, "--config=%s", path);
@@ -377,6 +534,27 @@ static void test_args(void) {
   CHECK(c.n_listen == 1 && strcmp(c.listen[0], "127.0.0.1:2") == 0);
   CHECK(c.log_level == CUZK_CFG_TRACE && strcmp(c.status_listen, "127.0.0.1:0") == 0);
   unlink(path);
+
+  /* the plaintext rule holds for the final listen list, whichever gave it: a file's non-loopback
+   * address is refused unless -l replaces it, and -l is checked as the file's would be */
+  char path2[] = "/tmp/cuzk-test-config-XXXXXX";
+  fd = mkstemp(path2);
+  CHECK(fd >= 0);
+  const char open_file[] = "[daemon]\nlisten = [\"unix://a.sock\", \"0.0.0.0:9820\"]\n";
+  CHECK(write(fd, open_file, sizeof open_file - 1) == (ssize_t)(sizeof open_file - 1));
+  close(fd);
+  const char *open_cfg[] = {"cuzk-daemon", "-c", path2, NULL};
+  CHECK(run_args(&c, err, NULL, 3, open_cfg) == CUZK_CONFIG_ARGS_ERROR &&
+        strcmp(err, "daemon.listen: \"0.0.0.0:9820\" is not a loopback address and TLS is off: "
+                    "set daemon.tls_cert and daemon.tls_key, or daemon.allow_plaintext = "
+                    "true") == 0);
+  const char *open_cfg_l[] = {"cuzk-daemon", "-c", path2, "-l", "127.0.0.1:9820", NULL};
+  CHECK(run_args(&c, err, NULL, 5, open_cfg_l) == CUZK_CONFIG_ARGS_OK && c.n_listen == 1);
+  unlink(path2);
+  const char *open_l[] = {"cuzk-daemon", "-l", "unix://b.sock", "-l", "[::]:9820", NULL};
+  CHECK(run_args(&c, err, NULL, 5, open_l) == CUZK_CONFIG_ARGS_ERROR &&
+        strcmp(err, "--listen: \"[::]:9820\" is not a loopback address and TLS is off: set "
+                    "daemon.tls_cert and daemon.tls_key, or daemon.allow_plaintext = true") == 0);
 
   struct {
     int argc;
@@ -432,7 +610,7 @@ static void test_example(const char *path) {
     keys += line[0] != '[';
   }
   fclose(f);
-  CHECK(keys == 36);
+  CHECK(keys == 37);
 }
 
 /* Every integer key at its bounds: min and max are accepted and stored, min - 1 and max + 1 are
@@ -503,6 +681,10 @@ int main(int argc, char **argv) {
   test_full_file();
   test_errors();
   test_bounds();
+  test_duration_bounds();
+  test_engine_checks();
+  test_tls_keys();
+  test_plaintext();
   test_warnings();
   test_reference_example();
   test_parsers();

@@ -6,7 +6,11 @@ openssl: a CA, a server certificate for 127.0.0.1, a client certificate, and a s
     WinningPoSt (cuzk-bench gen-vanilla request, TEST parameters of --params);
   * refused: no client certificate, a server CA the client does not trust (wrong CA), a client
     certificate from another CA, and plaintext to the TLS port;
-  * the unix socket beside it stays plaintext.
+  * the unix socket beside it stays plaintext;
+  * bad files fail the start naming the option, the file and the fault (docs/config.md "Checks at
+    start"), not as "cannot listen": a key of another certificate, junk as certificate, key or
+    client CA, a key file given as the certificate, a certificate block that does not parse, an
+    encrypted key, a missing file.
 usage: test_tls.py --daemon D --bench B --params DIR --proto-dir P --out DIR
 """
 import argparse
@@ -39,6 +43,43 @@ def make_certs(d):
         openssl("x509", "-req", "-in", f"{name}.csr", "-CA", f"{ca}.pem", "-CAkey", f"{ca}.key",
                 "-CAcreateserial", "-days", "2", "-out", f"{name}.pem",
                 *(["-extfile", "san.ext"] if name == "server" else []), cwd=d)
+    openssl("genrsa", "-aes128", "-passout", "pass:secret", "-out", "encrypted.key", "2048", cwd=d)
+    with open(os.path.join(d, "junk.pem"), "w") as f:
+        f.write("this is not PEM\n")
+    with open(os.path.join(d, "broken.pem"), "w") as f:
+        f.write("-----BEGIN CERTIFICATE-----\nnot base64!\n-----END CERTIFICATE-----\n")
+
+
+def bad_files(daemon, work):
+    """Each bad TLS file: the daemon exits 1 before serving, naming the option, file and fault."""
+    sock = os.path.join(work, "bad.sock")
+    w = lambda n: os.path.join(work, n)  # noqa: E731
+    cases = [
+        ("server.pem", "client.key", None,
+         f"tls_key '{w('client.key')}' does not match tls_cert '{w('server.pem')}'"),
+        ("junk.pem", "server.key", None, f"tls_cert '{w('junk.pem')}': not a PEM certificate"),
+        ("server.key", "server.key", None, f"tls_cert '{w('server.key')}': not a PEM certificate"),
+        ("broken.pem", "server.key", None,
+         f"tls_cert '{w('broken.pem')}': certificate 1 of the file does not parse (not a PEM "
+         "certificate)"),
+        ("server.pem", "junk.pem", None, f"tls_key '{w('junk.pem')}': not a PEM private key"),
+        ("server.pem", "encrypted.key", None,
+         f"tls_key '{w('encrypted.key')}': an encrypted private key (the daemon cannot ask for a "
+         "passphrase: give it unencrypted, readable by the daemon's user only)"),
+        ("server.pem", "server.key", "junk.pem",
+         f"tls_client_ca '{w('junk.pem')}': not a PEM certificate"),
+        ("server.pem", "server.key", "missing.pem",
+         f"tls_client_ca '{w('missing.pem')}': cannot read it: No such file or directory"),
+    ]
+    for cert, key, ca, want in cases:
+        cfg = w("bad.toml")
+        with open(cfg, "w") as f:
+            f.write(f'[daemon]\nlisten = ["unix://{sock}", "127.0.0.1:0"]\n'
+                    f'tls_cert = "{w(cert)}"\ntls_key = "{w(key)}"\n'
+                    + (f'tls_client_ca = "{w(ca)}"\n' if ca else ""))
+        r = subprocess.run([daemon, "-c", cfg], capture_output=True, text=True, timeout=60)
+        check(r.returncode == 1 and f" ERROR cannot serve: {want}\n" in r.stderr and
+              "listening" not in r.stderr, f"refused: {want}\n  rc {r.returncode}: {r.stderr}")
 
 
 def main():
@@ -49,6 +90,7 @@ def main():
     pb, pbg = stubs(a.proto_dir, a.out)
     work = tempfile.mkdtemp(prefix="cuzk-tls-")
     make_certs(work)
+    bad_files(a.daemon, work)
     pem = lambda n: open(os.path.join(work, n), "rb").read()  # noqa: E731
     sock = os.path.join(work, "cuzk.sock")
     d = Daemon(a.daemon, work, f"""

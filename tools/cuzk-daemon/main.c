@@ -26,40 +26,8 @@ static pthread_mutex_t log_mu = PTHREAD_MUTEX_INITIALIZER;
 static cuzk_log_level log_max = CUZK_LOG_INFO;
 static bool log_json;
 
-static const char *level_name(cuzk_log_level l) {
-  static const char *const n[] = {"ERROR", "WARN", "INFO", "DEBUG"};
-  return (unsigned)l < 4 ? n[l] : "INFO";
-}
-
-static void json_str(FILE *f, const char *s) {
-  fputc('"', f);
-  for (; *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\')
-      fprintf(f, "\\%c", c);
-    else if (c < 0x20)
-      fprintf(f, "\\u%04x", c);
-    else
-      fputc(c, f);
-  }
-  fputc('"', f);
-}
-
-/* Text logs: one line per entry whatever a message holds (a request_id is the client's string):
- * control characters and backslashes are written as \xNN and \\, so nothing can start a forged
- * line. */
-static void text_str(FILE *f, const char *s) {
-  for (; *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c == '\\')
-      fputs("\\\\", f);
-    else if (c < 0x20 || c == 0x7f)
-      fprintf(f, "\\x%02x", c);
-    else
-      fputc(c, f);
-  }
-}
-
+/* One line per entry, escaped by cuzk_log_line_format (a request_id is the client's string); a line
+ * longer than the stack buffer is formatted again into one of its size. */
 static void log_line(void *user, cuzk_log_level lv, const char *job, const char *msg) {
   (void)user;
   if (lv > log_max) return;
@@ -70,21 +38,20 @@ static void log_line(void *user, cuzk_log_level lv, const char *job, const char 
   char when[40];
   size_t n = strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S", &tm);
   snprintf(when + n, sizeof when - n, ".%03ldZ", ts.tv_nsec / 1000000L);
-  pthread_mutex_lock(&log_mu);
-  if (log_json) {
-    fprintf(stderr, "{\"ts\":\"%s\",\"level\":\"%s\",\"job_id\":", when, level_name(lv));
-    json_str(stderr, job ? job : "");
-    fputs(",\"msg\":", stderr);
-    json_str(stderr, msg);
-    fputs("}\n", stderr);
-  } else {
-    fprintf(stderr, "%s %-5s %s%s%s", when, level_name(lv), job ? "[" : "", job ? job : "",
-            job ? "] " : "");
-    text_str(stderr, msg);
-    fputc('\n', stderr);
+  char small[4096], *line = small;
+  size_t len = cuzk_log_line_format(small, sizeof small, log_json, when, lv, job, msg);
+  if (len >= sizeof small && (line = malloc(len + 1)) != NULL)
+    cuzk_log_line_format(line, len + 1, log_json, when, lv, job, msg);
+  if (!line) { /* out of memory: the cut line, its newline restored */
+    line = small;
+    len = sizeof small - 1;
+    small[len - 1] = '\n';
   }
+  pthread_mutex_lock(&log_mu);
+  fwrite(line, 1, len, stderr);
   fflush(stderr);
   pthread_mutex_unlock(&log_mu);
+  if (line != small) free(line);
 }
 
 __attribute__((format(printf, 2, 3))) static void logf_(cuzk_log_level lv, const char *fmt, ...) {
