@@ -415,6 +415,7 @@ static void test_inputs_large(void) {
 static cuzk_post_err synthetic_request(cuzk_post_request *rq, const cuzk_post_proof *p,
                                        const uint64_t *ids, size_t n, unsigned partition,
                                        unsigned gen, char *msg, size_t msg_len) {
+  memset(rq, 0, sizeof *rq); /* rq->proof stays NULL unless the request is made */
   size_t size = cuzk_post_vanilla_size(p);
   uint8_t **bytes = calloc(n, sizeof *bytes);
   size_t *lens = calloc(n, sizeof *lens);
