@@ -267,9 +267,9 @@ static void check_done(const char *dir, const post_req *q, const cuzk_job_result
  * WindowPoSt partition alone sent as NORMAL work are never held for a partner that cannot come:
  * batch_wait_ms 0, the engine never waited (it used to wait the whole window: a lone WinningPoSt
  * past its epoch). Two WindowPoSt partitions (HIGH) that meet in the held prove queue go in one
- * batch with no wait. Two NORMAL ones submitted together: the first waits for the second, which
- * is queued behind it on the one synthesis worker (synthesis held until both are queued), and they
- * go in one batch; the wait is
+ * batch with no wait; one whose partner job is only queued is proven alone at once. Two NORMAL ones
+ * submitted together: the first waits for the second, which is queued behind it on the one
+ * synthesis worker (synthesis held until both are queued), and they go in one batch; the wait is
  * reported (it holds unless preparing and synthesizing a 2 KiB partition takes the whole
  * 10 s window). Every other assertion follows from the engine's state, not from how fast it ran.
  */
@@ -324,6 +324,27 @@ static void test_batching(const char *dir) {
   CHECK_MSG(ra.batch_wait_ms == 0 && rb.batch_wait_ms == 0, "held pair waited %llu, %llu ms",
             (unsigned long long)ra.batch_wait_ms, (unsigned long long)rb.batch_wait_ms);
   CHECK_MSG(pairs() == 2, "%u partitions proven in a batch of 2", pairs());
+  cuzk_job_result_clear(&ra);
+  cuzk_job_result_clear(&rb);
+
+  /* HIGH work is not held for a partner that is only queued: the first partition waits in the
+   * held prove queue, the second job is submitted with synthesis held (it stays queued), and
+   * proving is let go: the first is proven alone at once, while the second is still queued */
+  cuzk_engine_hold(e, CUZK_ENGINE_HOLD_PROVING, true);
+  CHECK(cuzk_engine_submit(e, &wa.r, ids[0], NULL, msg, sizeof msg) == CUZK_ENGINE_OK);
+  CHECK(wait_stage(e, ids, 1, CUZK_STAGE_WAITING));
+  cuzk_engine_hold(e, CUZK_ENGINE_HOLD_SYNTHESIS, true);
+  CHECK(cuzk_engine_submit(e, &wb.r, ids[1], NULL, msg, sizeof msg) == CUZK_ENGINE_OK);
+  cuzk_engine_hold(e, CUZK_ENGINE_HOLD_PROVING, false);
+  CHECK(cuzk_engine_await(e, ids[0], 0, &ra) == CUZK_ENGINE_OK);
+  check_done(dir, &wa, &ra, "HIGH with a queued partner");
+  CHECK_MSG(ra.batch_wait_ms == 0, "HIGH partition held %llu ms for a queued partner",
+            (unsigned long long)ra.batch_wait_ms);
+  CHECK(wait_stage(e, ids + 1, 1, CUZK_STAGE_QUEUED)); /* still held */
+  cuzk_engine_hold(e, CUZK_ENGINE_HOLD_SYNTHESIS, false);
+  CHECK(cuzk_engine_await(e, ids[1], 0, &rb) == CUZK_ENGINE_OK);
+  check_done(dir, &wb, &rb, "its queued partner, afterwards");
+  CHECK(pairs() == 2);
   cuzk_job_result_clear(&ra);
   cuzk_job_result_clear(&rb);
 

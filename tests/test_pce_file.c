@@ -4,8 +4,9 @@
  * back gives the same matrices and the same a, b, c; every way a file can be wrong — missing,
  * another magic or version, another circuit, another tag (stale), truncated at every field of the
  * header and in the body, padded, a flipped body byte, counts that would allocate without bound,
- * a body whose digest was fixed up around an out-of-range column — is refused with a message
- * saying which, never trusted.
+ * a body whose digest was fixed up around an out-of-range column, a row's columns out of order or
+ * repeated, a segment mark beyond the circuit — is refused with a message saying which, never
+ * trusted.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -231,6 +232,49 @@ int main(void) {
     cuzk_sha256(m + OFF_SHA, m + HDR, b.n - HDR);
     spit(bad, m, b.n);
     refused(bad, tag, "out of range", "column beyond z");
+  }
+  /* the same around a row of A whose columns are not strictly ascending: two terms swapped with
+   * their coefficients (the same sum, not the recorded form), or a column repeated */
+  {
+    uint64_t ndict, rows;
+    memcpy(&ndict, b.p + OFF_NDICT, 8);
+    memcpy(&rows, b.p + OFF_COUNTS + 16, 8);
+    const uint8_t *rp = b.p + HDR + ndict * 32;
+    size_t cols_a = HDR + ndict * 32 + (rows + 1) * 4, t = SIZE_MAX;
+    uint64_t nnz_a;
+    memcpy(&nnz_a, b.p + OFF_COUNTS + 32, 8);
+    for (size_t r = 0; r < rows && t == SIZE_MAX; r++) { /* the first row with two terms */
+      uint32_t lo, hi;
+      memcpy(&lo, rp + 4 * r, 4);
+      memcpy(&hi, rp + 4 * (r + 1), 4);
+      if (hi >= lo + 2) t = lo;
+    }
+    CHECK(t != SIZE_MAX);
+    if (t != SIZE_MAX) {
+      size_t coef_a = cols_a + nnz_a * 4;
+      for (int repeat = 0; repeat < 2; repeat++) {
+        memcpy(m, b.p, b.n);
+        uint32_t c0, c1;
+        memcpy(&c0, m + cols_a + 4 * t, 4);
+        memcpy(&c1, m + cols_a + 4 * (t + 1), 4);
+        CHECK(c0 < c1);
+        if (repeat) {
+          memcpy(m + cols_a + 4 * (t + 1), &c0, 4);
+        } else {
+          uint16_t k0, k1;
+          memcpy(&k0, m + coef_a + 2 * t, 2);
+          memcpy(&k1, m + coef_a + 2 * (t + 1), 2);
+          memcpy(m + cols_a + 4 * t, &c1, 4);
+          memcpy(m + cols_a + 4 * (t + 1), &c0, 4);
+          memcpy(m + coef_a + 2 * t, &k1, 2);
+          memcpy(m + coef_a + 2 * (t + 1), &k0, 2);
+        }
+        cuzk_sha256(m + OFF_SHA, m + HDR, b.n - HDR);
+        spit(bad, m, b.n);
+        refused(bad, tag, "a row's columns are not strictly ascending",
+                repeat ? "a repeated column" : "two columns swapped");
+      }
+    }
   }
   /* the same around a segment mark beyond the circuit's aux (the marks end the body) */
   {

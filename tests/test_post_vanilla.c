@@ -2,7 +2,8 @@
 /* The PoSt vanilla layer (docs/post.md): the registered PoSt proofs, challenges against known
  * answers (tests/ref/post_challenges.py), bincode sizes, synthetic replicas of every size and a
  * sealed 2 KiB replica through generate -> write -> read -> verify, and every class of malformed
- * or wrong vanilla proof refused with a message naming the field. */
+ * or wrong vanilla proof refused with a message naming the field (an inclusion proof too few and
+ * too many included, in the struct and in the bytes). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -289,6 +290,19 @@ static void test_verify_mutations(const cuzk_post_proof *p, cuzk_post_sector_pro
   sp->n_proofs--;
   expect_refused(p, rnd, 0, sp, "count", "sector 7", "inclusion proofs");
   sp->n_proofs++;
+  /* one inclusion proof too many (a valid one, repeated): refused, and not written */
+  cuzk_post_merkle_proof *more = realloc(sp->proofs, (sp->n_proofs + 1) * sizeof *more);
+  CHECK(more != NULL);
+  if (more) {
+    sp->proofs = more;
+    sp->proofs[sp->n_proofs++] = sp->proofs[0];
+    CHECK(cuzk_post_vanilla_verify(p, rnd, 0, sp, msg, sizeof msg) == CUZK_POST_EVERIFY);
+    CHECK_MSG(!strcmp(msg, "sector 7: 11 inclusion proofs, expected 10"), "%s", msg);
+    uint8_t *out = malloc(cuzk_post_vanilla_size(p) + 1024);
+    CHECK(out && cuzk_post_vanilla_write(out, p, sp) == CUZK_POST_EINVAL);
+    free(out);
+    sp->n_proofs--;
+  }
   CHECK(cuzk_post_vanilla_verify(p, NULL, 0, sp, msg, sizeof msg) == CUZK_POST_EINVAL);
   CHECK_MSG(cuzk_post_vanilla_verify(p, rnd, 0, sp, msg, sizeof msg) == CUZK_POST_OK, "%s", msg);
 }
@@ -452,6 +466,25 @@ static void test_bytes_single(const cuzk_post_proof *p, uint8_t *buf, layout *l)
   mutate_u64(p, buf, len, 40, 0, "sectors: count 0, expected 1 (at byte 40)");
   mutate_u64(p, buf, len, 40, 2, "sectors: count 2, expected 1 (at byte 40)");
   mutate_u64(p, buf, len, 48, 9, "sectors[0].inclusion_proofs: count 9, expected 10 (at byte 48)");
+  mutate_u64(p, buf, len, 48, 11,
+             "sectors[0].inclusion_proofs: count 11, expected 10 (at byte 48)");
+  { /* an eleventh inclusion proof (proof 9's bytes again) with its count, or without */
+    size_t p9 = off_of(l, "sectors[0].inclusion_proofs[9].tag"),
+           end = off_of(l, "sectors[0].comm_c");
+    uint8_t *more = malloc(len + (end - p9));
+    memcpy(more, buf, end);
+    memcpy(more + end, buf + p9, end - p9);
+    memcpy(more + end + (end - p9), buf + end, len - end);
+    put_u64(more + 48, 11);
+    expect_format(p, more, len + (end - p9),
+                  "sectors[0].inclusion_proofs: count 11, expected 10 (at byte 48)");
+    put_u64(more + 48, 10);
+    cuzk_post_sector_proof sp;
+    CHECK(cuzk_post_vanilla_read(&sp, p, more, len + (end - p9), msg, sizeof msg) ==
+              CUZK_POST_EFORMAT &&
+          !sp.proofs);
+    free(more);
+  }
   mutate_u64(p, buf, len, 48, UINT64_C(1) << 63,
              "sectors[0].inclusion_proofs: count 9223372036854775808, expected 10 (at byte 48)");
   size_t at = off_of(l, "sectors[0].inclusion_proofs[3].path");

@@ -4,12 +4,13 @@
  *  - the per-size constants equal the table of §2 (partitions, challenges, apex leaves, h,
  *    h_select, bits per challenge, digests, TreeD levels) and the PartitionProof sizes of §5.1;
  *  - the published challenge vectors of §10.3 (storage-proofs-update challenges.rs) and the phi /
- *    rho values of §10.4;
+ *    rho values of §10.4; the public inputs of every partition of every size (k + h_select·2^pbl:
+ *    1, k + 32, k + 128), partition P refused;
  *  - a 2 KiB CC sector updated with random data: decoding gives the data back, the partition
  *    proof verifies, its bincode round-trips byte for byte, and every mutation class is refused
  *    naming what changed: each commitment, a path element of each tree, an apex leaf, a leaf,
  *    every truncation point, trailing bytes, a flipped byte anywhere, another size's reader, a
- *    wrong count of partitions;
+ *    wrong count of partitions, a partition index past the last;
  *  - a WindowPoSt over the updated sector (its new replica, the old comm_c) verifies against
  *    comm_r_new, and not against comm_r_old.
  */
@@ -134,6 +135,33 @@ static void test_phi_rho(void) {
   CHECK(c[0] == 50456558 && c[1] == 20803318 && c[2] == 20493480);
 }
 
+/* The public inputs of partition k (§8): k + h_select * 2^pbl, then the three commitments as
+ * given: 1 at 2 KiB, k + 32 at 8 MiB, k + 128 above (h_select 8 and pbl 2 / 4); k = P refused. */
+static void test_public_inputs(void) {
+  static const uint64_t base[5] = {1, 32, 128, 128, 128};
+  uint8_t c[3][32];
+  for (int i = 0; i < 3; i++) {
+    memset(c[i], 0x11 * (i + 1), 32);
+    c[i][31] &= 0x3f;
+  }
+  for (unsigned i = 0; i < CUZK_SNAP_NUM_PROOFS; i++) {
+    const cuzk_snap_proof *p = cuzk_snap_proof_at(i);
+    for (unsigned k = 0; k <= p->partitions; k++) {
+      cuzk_fr in[CUZK_SNAP_PUBLIC_INPUTS], want;
+      cuzk_snap_err e = cuzk_snap_public_inputs(in, p, k, c[0], c[1], c[2]);
+      if (k == p->partitions) {
+        CHECK_MSG(e == CUZK_SNAP_EINVAL, "%s: partition %u accepted", p->name, k);
+        continue;
+      }
+      CHECK(e == CUZK_SNAP_OK);
+      cuzk_fr_from_u64(&want, base[i] + k);
+      CHECK_MSG(cuzk_fr_eq(&in[0], &want), "%s partition %u: first input", p->name, k);
+      for (int j = 0; j < 3; j++)
+        CHECK(cuzk_fr_from_bytes(&want, c[j]) && cuzk_fr_eq(&in[1 + j], &want));
+    }
+  }
+}
+
 /* ---- a 2 KiB update ------------------------------------------------------------------------ */
 static const cuzk_snap_proof *p2k;
 static cuzk_snap_sector *sector;
@@ -216,6 +244,10 @@ static void test_partition_proof(void) {
   free(again);
   cuzk_snap_partition_free(&back);
   CHECK(read_verify(good, good_len, msg, sizeof msg) == CUZK_SNAP_OK);
+  /* the partition index: 0 is the only one at 2 KiB */
+  CHECK(cuzk_snap_vanilla_verify(p2k, 1, c_old, c_d, c_new, &pp, msg, sizeof msg) ==
+        CUZK_SNAP_EINVAL);
+  CHECK_MSG(!strcmp(msg, "partition 1: StackedDrg2KiBV1 has 1 partitions"), "%s", msg);
 
   /* the layout of §5.1 at fixed offsets: comm_c, count 8, apex leaves, count 10, then tag 0 */
   CHECK(!memcmp(good, pp.comm_c, 32) && good[32] == 8 && good[40 + 8 * 32] == 10);
@@ -345,6 +377,7 @@ int main(void) {
   test_constants();
   test_challenge_vectors();
   test_phi_rho();
+  test_public_inputs();
   make_sector();
   if (sector) {
     test_encoding();

@@ -153,9 +153,13 @@ static const char *check_structure(const cuzk_pce *p) {
     if (rp[0] != 0 || rp[p->rows] != m->nnz) return "row pointers do not span the terms";
     for (size_t r = 0; r < p->rows; r++) {
       if (rp[r + 1] < rp[r]) return "row pointers fall";
-      for (uint32_t t = rp[r]; t < rp[r + 1]; t++)
-        if (cols[t] >= width || (t > rp[r] && cols[t] <= cols[t - 1]) || coef[t] >= p->n_dict)
+      for (uint32_t t = rp[r]; t < rp[r + 1]; t++) {
+        if (cols[t] >= width || coef[t] >= p->n_dict)
           return "a term's column or coefficient is out of range";
+        /* recorded rows are canonical (distinct columns, ascending): anything else is corrupt */
+        if (t > rp[r] && cols[t] <= cols[t - 1])
+          return "a row's columns are not strictly ascending";
+      }
     }
   }
   return NULL;
