@@ -26,6 +26,7 @@
 #include "cuzk/c2.h"
 #include "cuzk/engine.h"
 #include "cuzk/porep.h"
+#include "cuzk/post.h"
 #include "porep/c1.h"
 
 #include "sealed_c1.h"
@@ -330,36 +331,64 @@ static void test_srs(cuzk_engine *e) {
   free(js);
 }
 
-static uint64_t tier_of(cuzk_engine *e, int *tier) {
+/* The tiers and the .pce file are the same code for every set: they run on the smallest, the
+ * 2 KiB WindowPoSt set (11.5 MB against PoRep's 1.1 GB, each load of which costs seconds, minutes
+ * under the sanitizers). */
+#define SMALL_SET "wpost-2k"
+
+/* dir/<the 2 KiB WindowPoSt set's file base> */
+static bool small_base(char *out, size_t len, const char *dir) {
+  const cuzk_post_proof *p;
+  return cuzk_post_proof_by_id(&p, 10) == CUZK_POST_OK && cuzk_post_param_base(out, len, dir, p);
+}
+
+static uint64_t tier_of(cuzk_engine *e, const char *id, int *tier) {
   cuzk_engine_status st;
   uint64_t bytes = 0;
   *tier = -1;
-  if (cuzk_engine_get_status(e, &st) == CUZK_ENGINE_OK && st.n_srs) {
-    *tier = st.srs[0].tier; /* porep-2k */
-    bytes = st.srs[0].bytes;
+  if (cuzk_engine_get_status(e, &st) == CUZK_ENGINE_OK) {
+    for (size_t i = 0; i < st.n_srs; i++)
+      if (!strcmp(st.srs[i].circuit_id, id)) {
+        *tier = st.srs[i].tier;
+        bytes = st.srs[i].bytes;
+      }
     cuzk_engine_status_free(&st);
   }
   return bytes;
 }
 
-/* The tiers with the default WARM budget (a quarter of memory: the 1.1 GB file fits). e has the
- * set WARM on entry (test_srs evicted it) and leaves it WARM. */
+/* The tiers with the default WARM budget (a quarter of memory: the file fits), on SMALL_SET,
+ * COLD on entry and WARM on exit. */
 static void test_warm(cuzk_engine *e, const char *dir) {
   char base[4200], path[4300], msg[256] = "";
-  const cuzk_seal_proof *p;
-  CHECK(cuzk_seal_proof_by_id(&p, 5) == CUZK_POREP_OK &&
-        cuzk_c2_param_base(base, sizeof base, dir, p));
+  CHECK(small_base(base, sizeof base, dir));
   snprintf(path, sizeof path, "%s.params", base);
   struct stat fst;
   CHECK(stat(path, &fst) == 0);
   int tier;
-  uint64_t bytes = tier_of(e, &tier);
+  bool already = true, was = false;
+  uint64_t ms = 0, freed = 0;
+  CHECK(cuzk_engine_preload(e, SMALL_SET, &already, &ms, msg, sizeof msg) == CUZK_ENGINE_OK);
+  uint64_t hot = tier_of(e, SMALL_SET, &tier);
+  CHECK_MSG(tier == CUZK_SRS_HOT && hot > 1000000u, "tier %d bytes %llu", tier,
+            (unsigned long long)hot);
+  CHECK(cuzk_engine_evict(e, SMALL_SET, &was, &freed) == CUZK_ENGINE_OK && was && freed == hot);
+  uint64_t bytes = tier_of(e, SMALL_SET, &tier);
   CHECK_MSG(tier == CUZK_SRS_WARM && bytes == (uint64_t)fst.st_size, "tier %d bytes %llu", tier,
             (unsigned long long)bytes);
   char *text = cuzk_engine_metrics_text(e);
   char want[96];
-  snprintf(want, sizeof want, "cuzk_srs_warm_bytes %llu\n", (unsigned long long)fst.st_size);
-  CHECK(text && strstr(text, want));
+  /* porep-2k is WARM too (test_srs evicted it): the gauge holds both files */
+  char pbase[4200], ppath[4300];
+  const cuzk_seal_proof *sp;
+  struct stat pst;
+  CHECK(cuzk_seal_proof_by_id(&sp, 5) == CUZK_POREP_OK &&
+        cuzk_c2_param_base(pbase, sizeof pbase, dir, sp));
+  snprintf(ppath, sizeof ppath, "%s.params", pbase);
+  CHECK(stat(ppath, &pst) == 0);
+  snprintf(want, sizeof want, "cuzk_srs_warm_bytes %llu\n",
+           (unsigned long long)(fst.st_size + pst.st_size));
+  CHECK_MSG(text && strstr(text, want), "no '%s'", want);
   /* the process's resident memory against VmRSS of /proc/self/status, read just after */
   const char *rss_line = text ? strstr(text, "\nprocess_resident_memory_bytes ") : NULL;
   double rss = rss_line ? strtod(rss_line + 31, NULL) : 0, vm_kb = 0;
@@ -374,35 +403,33 @@ static void test_warm(cuzk_engine *e, const char *dir) {
   free(text);
 
   /* WARM -> HOT decodes the mapping */
-  bool already = true, was = false;
-  uint64_t ms = 0, freed = 0;
   log_clear();
-  CHECK(cuzk_engine_preload(e, "porep-2k", &already, &ms, msg, sizeof msg) == CUZK_ENGINE_OK);
+  CHECK(cuzk_engine_preload(e, SMALL_SET, &already, &ms, msg, sizeof msg) == CUZK_ENGINE_OK);
   CHECK(!already && log_has("(from WARM: decoded from the mapped file)"));
-  CHECK(tier_of(e, &tier) > 1000000000u && tier == CUZK_SRS_HOT);
+  CHECK(tier_of(e, SMALL_SET, &tier) == hot && tier == CUZK_SRS_HOT);
 
   /* a file changed while WARM is read again (its mtime moved; put back afterwards) */
-  CHECK(cuzk_engine_evict(e, "porep-2k", &was, &freed) == CUZK_ENGINE_OK && was);
+  CHECK(cuzk_engine_evict(e, SMALL_SET, &was, &freed) == CUZK_ENGINE_OK && was);
   struct timespec moved[2] = {fst.st_atim, fst.st_mtim}, back[2] = {fst.st_atim, fst.st_mtim};
   moved[1].tv_sec += 1;
   CHECK(utimensat(AT_FDCWD, path, moved, 0) == 0);
   log_clear();
-  CHECK(cuzk_engine_preload(e, "porep-2k", &already, &ms, msg, sizeof msg) == CUZK_ENGINE_OK);
+  CHECK(cuzk_engine_preload(e, SMALL_SET, &already, &ms, msg, sizeof msg) == CUZK_ENGINE_OK);
   CHECK(log_has("changed since it was kept WARM: reading it again"));
   CHECK(!log_has("(from WARM"));
   CHECK(utimensat(AT_FDCWD, path, back, 0) == 0);
-  CHECK(tier_of(e, &tier) > 1000000000u && tier == CUZK_SRS_HOT);
+  CHECK(tier_of(e, SMALL_SET, &tier) == hot && tier == CUZK_SRS_HOT);
 
   /* EvictSRS steps down one tier at a time */
-  CHECK(cuzk_engine_evict(e, "porep-2k", &was, &freed) == CUZK_ENGINE_OK && was && freed);
-  tier_of(e, &tier);
+  CHECK(cuzk_engine_evict(e, SMALL_SET, &was, &freed) == CUZK_ENGINE_OK && was && freed);
+  tier_of(e, SMALL_SET, &tier);
   CHECK(tier == CUZK_SRS_WARM);
-  CHECK(cuzk_engine_evict(e, "porep-2k", &was, &freed) == CUZK_ENGINE_OK && !was && !freed);
-  CHECK(tier_of(e, &tier) == 0 && tier == CUZK_SRS_COLD);
-  CHECK(log_has("porep-2k: WARM mapping dropped"));
-  CHECK(cuzk_engine_preload(e, "porep-2k", &already, &ms, msg, sizeof msg) == CUZK_ENGINE_OK);
-  CHECK(cuzk_engine_evict(e, "porep-2k", &was, &freed) == CUZK_ENGINE_OK && was);
-  tier_of(e, &tier);
+  CHECK(cuzk_engine_evict(e, SMALL_SET, &was, &freed) == CUZK_ENGINE_OK && !was && !freed);
+  CHECK(tier_of(e, SMALL_SET, &tier) == 0 && tier == CUZK_SRS_COLD);
+  CHECK(log_has(SMALL_SET ": WARM mapping dropped"));
+  CHECK(cuzk_engine_preload(e, SMALL_SET, &already, &ms, msg, sizeof msg) == CUZK_ENGINE_OK);
+  CHECK(cuzk_engine_evict(e, SMALL_SET, &was, &freed) == CUZK_ENGINE_OK && was);
+  tier_of(e, SMALL_SET, &tier);
   CHECK(tier == CUZK_SRS_WARM);
 
   /* no WARM tier: off, or a budget the file does not fit */
@@ -410,23 +437,20 @@ static void test_warm(cuzk_engine *e, const char *dir) {
   for (int i = 0; i < 2; i++) {
     cuzk_engine *c = start_warm(dir, false, budgets[i]);
     if (!c) continue;
-    CHECK(cuzk_engine_preload(c, "porep-2k", &already, &ms, msg, sizeof msg) == CUZK_ENGINE_OK);
-    CHECK(cuzk_engine_evict(c, "porep-2k", &was, &freed) == CUZK_ENGINE_OK && was && freed);
-    CHECK(tier_of(c, &tier) == 0 && tier == CUZK_SRS_COLD);
+    CHECK(cuzk_engine_preload(c, SMALL_SET, &already, &ms, msg, sizeof msg) == CUZK_ENGINE_OK);
+    CHECK(cuzk_engine_evict(c, SMALL_SET, &was, &freed) == CUZK_ENGINE_OK && was && freed);
+    CHECK(tier_of(c, SMALL_SET, &tier) == 0 && tier == CUZK_SRS_COLD);
     cuzk_engine_destroy(c);
   }
 }
 
 /* The .pce file beside the parameters (docs/r1cs.md "The .pce file"), in a directory of this test's
- * own (the parameters linked into it): written by the first load, read by the next, recorded
- * again and rewritten when corrupt. */
+ * own (SMALL_SET's parameters linked into it): written by the first load, read by the next,
+ * recorded again and rewritten when corrupt. */
 static void test_pce_file(const char *dir) {
   char priv[] = "/tmp/cuzk-engine-pce-XXXXXX", src[1024], dst[1024], pce[1100];
   CHECK(mkdtemp(priv) != NULL);
-  const cuzk_seal_proof *p;
-  CHECK(cuzk_seal_proof_by_id(&p, 5) == CUZK_POREP_OK);
-  CHECK(cuzk_c2_param_base(src, sizeof src, dir, p) &&
-        cuzk_c2_param_base(dst, sizeof dst, priv, p));
+  CHECK(small_base(src, sizeof src, dir) && small_base(dst, sizeof dst, priv));
   static const char *const ext[] = {".params", ".vk", ".meta"};
   char a[1100], b[1100];
   for (int i = 0; i < 3; i++) {
@@ -442,28 +466,28 @@ static void test_pce_file(const char *dir) {
   char msg[256];
   struct stat st;
   log_clear();
-  CHECK(cuzk_engine_preload(e, "porep-2k", &already, &ms, msg, sizeof msg) == CUZK_ENGINE_OK);
-  CHECK(log_has("porep-2k: constraint matrices recorded in") && stat(pce, &st) == 0 &&
-        st.st_size > 100000000);
-  CHECK(cuzk_engine_evict(e, "porep-2k", &was, &freed) == CUZK_ENGINE_OK && was);
+  CHECK(cuzk_engine_preload(e, SMALL_SET, &already, &ms, msg, sizeof msg) == CUZK_ENGINE_OK);
+  CHECK(log_has(SMALL_SET ": constraint matrices recorded in") && stat(pce, &st) == 0 &&
+        st.st_size > 1000000);
+  CHECK(cuzk_engine_evict(e, SMALL_SET, &was, &freed) == CUZK_ENGINE_OK && was);
   log_clear();
-  CHECK(cuzk_engine_preload(e, "porep-2k", &already, &ms, msg, sizeof msg) == CUZK_ENGINE_OK);
-  CHECK(log_has("porep-2k: constraint matrices read from") &&
-        !log_has("porep-2k: constraint matrices recorded in"));
-  CHECK(cuzk_engine_evict(e, "porep-2k", &was, &freed) == CUZK_ENGINE_OK && was);
+  CHECK(cuzk_engine_preload(e, SMALL_SET, &already, &ms, msg, sizeof msg) == CUZK_ENGINE_OK);
+  CHECK(log_has(SMALL_SET ": constraint matrices read from") &&
+        !log_has(SMALL_SET ": constraint matrices recorded in"));
+  CHECK(cuzk_engine_evict(e, SMALL_SET, &was, &freed) == CUZK_ENGINE_OK && was);
   int fd = open(pce, O_RDWR);
   uint8_t byte = 0;
   CHECK(fd >= 0 && pread(fd, &byte, 1, st.st_size - 7) == 1);
   byte ^= 0x40;
   CHECK(pwrite(fd, &byte, 1, st.st_size - 7) == 1 && close(fd) == 0);
   log_clear();
-  CHECK(cuzk_engine_preload(e, "porep-2k", &already, &ms, msg, sizeof msg) == CUZK_ENGINE_OK);
+  CHECK(cuzk_engine_preload(e, SMALL_SET, &already, &ms, msg, sizeof msg) == CUZK_ENGINE_OK);
   CHECK(log_has("corrupt: its body's SHA-256 differs: recording the matrices again") &&
-        log_has("porep-2k: constraint matrices recorded in"));
-  CHECK(cuzk_engine_evict(e, "porep-2k", &was, &freed) == CUZK_ENGINE_OK && was);
+        log_has(SMALL_SET ": constraint matrices recorded in"));
+  CHECK(cuzk_engine_evict(e, SMALL_SET, &was, &freed) == CUZK_ENGINE_OK && was);
   log_clear();
-  CHECK(cuzk_engine_preload(e, "porep-2k", &already, &ms, msg, sizeof msg) == CUZK_ENGINE_OK);
-  CHECK(log_has("porep-2k: constraint matrices read from")); /* rewritten */
+  CHECK(cuzk_engine_preload(e, SMALL_SET, &already, &ms, msg, sizeof msg) == CUZK_ENGINE_OK);
+  CHECK(log_has(SMALL_SET ": constraint matrices read from")); /* rewritten */
   cuzk_engine_destroy(e);
   unlink(pce);
   for (int i = 0; i < 3; i++) {

@@ -1,10 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT OR Apache-2.0
 # cuzk-bench's progress lines (tools/cuzk-bench/progress.h) when stderr is not a terminal: setup
-# (TEST parameters of the 2 KiB WinningPoSt, vector by vector), gen-vanilla porep (sealing a 2 KiB
-# sector step by step), gen-vanilla snap (the same, then the update's steps) and prove (partition
-# k of n and its stage). Each prints plain lines whose counts never decrease, against one total,
-# ending at 100% (CUZK_PROGRESS_INTERVAL=0: every update); with the default interval only a few;
+# (TEST parameters of the 2 KiB WindowPoSt, the cheapest set, vector by vector), gen-vanilla porep
+# (sealing a 2 KiB sector step by step), gen-vanilla snap (the same, then the update's steps) and
+# prove (partition k of n and its stage). Each prints plain lines whose counts never decrease, against one total,
+# ending at 100% (CUZK_PROGRESS_INTERVAL=0: every update); with a long interval the first and last;
 # -q prints none. ~10 s on 2 cores.
 # usage: progress.sh CUZK_BENCH
 set -eu
@@ -26,15 +26,15 @@ check() {
 }
 
 # setup: every vector reported, then quiet
-CUZK_PROGRESS_INTERVAL=0 "$B" setup --kind winning-post --sector-size 2KiB --param-cache "$D/p" \
+CUZK_PROGRESS_INTERVAL=0 "$B" setup --kind window-post --sector-size 2KiB --param-cache "$D/p" \
   >"$D/setup.out" 2>"$D/setup.err" || { cat "$D/setup.err" >&2; fail "setup"; }
-check setup "setup StackedDrgWinning2KiBV1" points "$D/setup.err"
+check setup "setup StackedDrgWindow2KiBV1_1" points "$D/setup.err"
 for v in tables ic l h a b_g1 b_g2 done; do
   grep -q " points ($v)" "$D/setup.err" || fail "setup: no line for vector $v"
 done
 grep -q 'TEST parameters' "$D/setup.out" || fail "setup: no result line on stdout"
 rm -rf "$D/q"
-"$B" setup --kind winning-post --sector-size 2KiB --param-cache "$D/q" -q >"$D/out" 2>"$D/err" ||
+"$B" setup --kind window-post --sector-size 2KiB --param-cache "$D/q" -q >"$D/out" 2>"$D/err" ||
   fail "setup -q"
 [ ! -s "$D/err" ] || { cat "$D/err" >&2; fail "setup -q wrote to stderr"; }
 
@@ -68,8 +68,8 @@ grep -q '^sealing and updating 2KiB: 100% 10/10 steps (done)' "$D/snap.err" ||
 [ ! -s "$D/err" ] || fail "gen-vanilla snap -q wrote to stderr"
 
 # prove: partition 0 of 1, synthesis then proving, 100% once proven
-"$B" gen-vanilla winning-post --sector-size 2KiB -o "$D/req.json" >/dev/null 2>&1 ||
-  fail "gen-vanilla winning-post"
+"$B" gen-vanilla window-post --sector-size 2KiB -o "$D/req.json" >/dev/null 2>&1 ||
+  fail "gen-vanilla window-post"
 CUZK_PROGRESS_INTERVAL=0 "$B" prove --request "$D/req.json" --param-cache "$D/p" \
   -o "$D/proof" >"$D/out" 2>"$D/prove.err" || { cat "$D/prove.err" >&2; fail "prove"; }
 check prove prove partitions "$D/prove.err"

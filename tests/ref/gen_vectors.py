@@ -264,7 +264,13 @@ def main(argv=None):
     ap.add_argument("--count", type=int, default=200, help="random vectors per op")
     ap.add_argument("--pairings", type=int, default=4, help="random pairing vectors")
     ap.add_argument("--out", help="write here instead of standard output")
+    ap.add_argument("--if-missing", action="store_true",
+                    help="with --out: keep a file already there (a cache keyed by the arguments "
+                         "and this model's source, tests/CMakeLists.txt)")
     args = ap.parse_args(argv)
+    if args.if_missing and args.out and os.path.exists(args.out):
+        print(f"gen_vectors: {args.out} kept")
+        return
 
     g = Gen(random.Random(args.seed), args.count)
     e_gen = pairing(G1_GEN, G2_GEN)
@@ -278,12 +284,18 @@ def main(argv=None):
         point_ops(g, G2, "g2", G2_GEN),
         pairing_ops(g, args.pairings, e_gen),
     ]
-    out = open(args.out, "w") if args.out else sys.stdout
+    # written under a temporary name and renamed: an interrupted run leaves no file under the
+    # name --if-missing trusts
+    tmp = f"{args.out}.tmp{os.getpid()}" if args.out else None
+    if args.out:
+        os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+    out = open(tmp, "w") if args.out else sys.stdout
     for section in sections:
         out.write("\n".join(section))
         out.write("\n")
     if args.out:
         out.close()
+        os.replace(tmp, args.out)
 
 
 if __name__ == "__main__":
