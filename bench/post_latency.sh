@@ -7,7 +7,9 @@
 #      sent once the daemon reports a PoRep proof in the prover
 # Both with the parameter sets preloaded. Prints each round's latencies (wall of `single`) and
 # B/A, then the median ratio, and the WinningPoSt's own stage times from its result.
-# usage: bench/post_latency.sh BUILD_DIR PARAM_DIR [SIZE=32GiB] [ROUNDS=5] [J=2]
+# BATCH > 1 runs the daemon with scheduler.max_batch_size = BATCH and max_batch_wait_ms = 10000
+# (docs/engine.md "Batching": a lone WinningPoSt must not wait for a partner).
+# usage: bench/post_latency.sh BUILD_DIR PARAM_DIR [SIZE=32GiB] [ROUNDS=5] [J=2] [BATCH=1]
 # PARAM_DIR holds the 2 KiB PoRep and the SIZE WinningPoSt parameters
 # (`cuzk-bench setup --sector-size 2KiB ...`, `setup --kind winning-post --sector-size SIZE ...`).
 set -euo pipefail
@@ -16,6 +18,7 @@ params=$(realpath "$2")
 size=${3:-32GiB}
 rounds=${4:-5}
 jobs=${5:-2}
+batch=${6:-1}
 bench=$build/tools/cuzk-bench
 daemon=$build/tools/cuzk-daemon
 work=$(mktemp -d /tmp/cuzk-lat-XXXXXX)
@@ -43,6 +46,9 @@ listen = "unix://$work/d.sock"
 [srs]
 param_cache = "$params"
 generate_test_params = false
+[scheduler]
+max_batch_size = $batch
+max_batch_wait_ms = 10000
 EOF
 "$daemon" -c "$work/d.toml" 2>"$work/daemon.log" &
 pid=$!
@@ -77,6 +83,9 @@ for r in $(seq "$rounds"); do
   done
   busy=$(winning)
   stages=$(grep '^timings:' "$work/w.out")
+  if grep -q '^batching:' "$work/w.out"; then # the daemon reports its wait for a batch
+    stages="$stages; $(grep '^batching:' "$work/w.out")"
+  fi
   wait "$bpid"
   bpid=""
   ratio=$(echo "$busy / $idle" | bc -l)
