@@ -89,6 +89,10 @@ typedef struct {
                  size_t len);
   void (*describe)(const eng_job *j, char *out, size_t len); /* the log line once prepared */
   void (*free_work)(void *work);
+  /* The most elements vanilla_proofs may hold for registered_proof (docs/engine.md "Admission"),
+   * checked at submit; what names whose bound it is ("a WindowPoSt partition of ..."). A
+   * registered_proof the kind does not know: its largest bound (prepare then fails naming it). */
+  size_t (*max_list)(uint64_t registered_proof, char *what, size_t len);
 } eng_kind;
 
 /* The five registered sector sizes' circuits of a kind, "<prefix>-2k" ... "<prefix>-64g"; ids[i]
@@ -189,7 +193,10 @@ struct eng_job {
    * n_list_inputs elements of vanilla_proofs (PoSt: one per sector). */
   uint8_t *input;
   size_t input_len, n_inputs, n_list_inputs, *input_lens;
-  _Atomic uint64_t *input_meter; /* the engine's input_used while input_len is counted in it */
+  /* what the job counts against input_budget until eng_free_input (cuzk_engine_input_charge:
+   * the bytes, their lengths, the request_id and the job itself) */
+  uint64_t input_charge;
+  _Atomic uint64_t *input_meter; /* the engine's input_used while input_charge is counted in it */
   uint8_t randomness[32];        /* PoSt; randomness_len as received (only 32 is valid) */
   size_t randomness_len;
   uint32_t partition_index;

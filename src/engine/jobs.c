@@ -186,7 +186,7 @@ static void trim_results(cuzk_engine *e) {
 }
 
 void eng_free_input(eng_job *j) {
-  if (j->input_meter) atomic_fetch_sub(j->input_meter, j->input_len);
+  if (j->input_meter) atomic_fetch_sub(j->input_meter, j->input_charge);
   j->input_meter = NULL;
   free(j->input);
   free(j->input_lens);
