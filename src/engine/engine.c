@@ -526,6 +526,13 @@ void cuzk_job_result_clear(cuzk_job_result *r) {
   memset(r, 0, sizeof *r);
 }
 
+/* locked: sets j's cancel flag; a job waiting for a parameter set stops waiting, and a load
+ * nobody else wants is abandoned (docs/engine.md "Cancellation"). */
+static void cancel_job(cuzk_engine *e, eng_job *j) {
+  atomic_store(&j->cancel, 1);
+  eng_srs_job_cancelled(e, j);
+}
+
 cuzk_engine_err cuzk_engine_cancel(cuzk_engine *e, const char *job_id, bool *was_running) {
   if (!e || !job_id) return CUZK_ENGINE_EINVAL;
   pthread_mutex_lock(&e->mu);
@@ -536,7 +543,7 @@ cuzk_engine_err cuzk_engine_cancel(cuzk_engine *e, const char *job_id, bool *was
   }
   bool running = j->state == JOB_PREPARING || j->state == JOB_RUNNING;
   if (j->state != JOB_ENDED && j->state != JOB_FINISHING) {
-    atomic_store(&j->cancel, 1);
+    cancel_job(e, j);
     if (j->state == JOB_QUEUED)
       eng_end(e, j, CUZK_JOB_CANCELLED, "cancelled while queued");
     else
@@ -615,7 +622,7 @@ bool cuzk_engine_shutdown(cuzk_engine *e, bool cancel, unsigned grace_ms) {
   if (cancel)
     for (eng_job *j = e->active, *n; j; j = n) {
       n = j->anext;
-      atomic_store(&j->cancel, 1);
+      cancel_job(e, j);
       if (j->state == JOB_QUEUED) eng_end(e, j, CUZK_JOB_CANCELLED, "the daemon is shutting down");
     }
   pthread_cond_broadcast(&e->work_cv);
@@ -635,7 +642,7 @@ bool cuzk_engine_shutdown(cuzk_engine *e, bool cancel, unsigned grace_ms) {
       in_time = false; /* past the grace: cancel what is left, wait for its boundaries */
       for (eng_job *j = e->active, *n; j; j = n) {
         n = j->anext;
-        atomic_store(&j->cancel, 1);
+        cancel_job(e, j);
         if (j->state == JOB_QUEUED)
           eng_end(e, j, CUZK_JOB_CANCELLED, "the daemon is shutting down");
       }

@@ -161,8 +161,14 @@ typedef struct {
   uint64_t bytes;          /* in memory while loaded */
   unsigned refs;           /* jobs holding it */
   bool loading;            /* one thread loads; the others wait on srs_cv */
-  double last_used;        /* LRU */
-  uint64_t part_bytes;     /* admission cost of one partition: estimated, then measured */
+  /* While loading: the acquirers (the loader and those waiting) that still want the set — every
+   * job not cancelled, and PreloadSRS. When it drops to 0, abandon is set: the loader stops at
+   * its next check (decode, generation, .pce reading or recording) and leaves the set COLD
+   * (docs/engine.md "Cancellation"). */
+  unsigned wanted;
+  _Atomic int abandon;
+  double last_used;    /* LRU */
+  uint64_t part_bytes; /* admission cost of one partition: estimated, then measured */
   bool part_measured;
   cuzk_pce *pce; /* with precompiled: the recorded matrices, made with params, freed with them */
   bool seeded;   /* TEST parameters with test_deterministic_seed set: r, s from the seed */
@@ -209,6 +215,7 @@ struct eng_job {
   eng_fail_reason fail_reason; /* its class, when the job ends FAILED */
   void *work;                  /* the kind's prepared request (ops->free_work) */
   srs_set *srs;
+  srs_set *acquiring; /* locked: the set it loads or waits for, counted in its wanted */
   unsigned parts, next_part, in_flight, proved;
   cuzk_g16_proof *proofs;
   uint8_t *part_state; /* eng_part_state per partition; set (locked) once prepared */
@@ -318,8 +325,13 @@ void eng_srs_init(cuzk_engine *e);
 srs_set *eng_srs_for(cuzk_engine *e, const eng_circuit *c);
 srs_set *eng_srs_by_id(cuzk_engine *e, const char *id);
 /* unlocked: loads (or generates test parameters, if allowed and missing) and takes a
- * reference. false with msg on failure. */
-bool eng_srs_acquire(cuzk_engine *e, srs_set *s, double *load_s, char *msg, size_t len);
+ * reference for j (NULL: PreloadSRS). false with msg on failure, or once j is cancelled: a job
+ * waiting for another's load leaves at once; the loader stops when no acquirer wants the set any
+ * more (eng_srs_job_cancelled). */
+bool eng_srs_acquire(cuzk_engine *e, srs_set *s, eng_job *j, double *load_s, char *msg, size_t len);
+/* locked: j was just cancelled; if it was acquiring a set it no longer wants it (the load is
+ * abandoned if nobody else does) and it stops waiting. */
+void eng_srs_job_cancelled(cuzk_engine *e, eng_job *j);
 void eng_srs_release(cuzk_engine *e, srs_set *s); /* locked */
 void eng_srs_evict_over_budget(cuzk_engine *e);   /* locked */
 int eng_srs_tier(const srs_set *s);               /* locked: CUZK_SRS_HOT/WARM/COLD */
