@@ -9,7 +9,8 @@
  *    CRITICAL one may use the rest; the bytes are given back once the jobs are prepared or
  *    cancelled, so the same submission is taken again afterwards;
  *  - a request counts what the engine holds for it (cuzk_engine_input_charge), not only its
- *    payload: a WindowPoSt request of empty elements and a 256-byte request_id, 0 payload bytes,
+ *    payload — 8 bytes per element and the request_id's bytes more than a bare request: a
+ *    WindowPoSt request of empty elements and a 256-byte request_id, 0 payload bytes,
  *    is EBUSY under a budget whose NORMAL share is below its charge, taken as CRITICAL, and its
  *    charge is all given back when it ends;
  *  - vanilla_proofs bounded at submit by what the kind can use (EINVAL naming the field, count and
@@ -193,6 +194,10 @@ static void test_input_charge(const char *dir) {
   uint64_t charge = cuzk_engine_input_charge(&r);
   CHECK_MSG(charge > 2 * sizeof(size_t) + CUZK_REQUEST_ID_MAX + 1, "charge %llu",
             (unsigned long long)charge);
+  cuzk_job_request bare = window_req(pieces, lens, 0, ""); /* no element, an empty request_id */
+  CHECK_MSG(charge - cuzk_engine_input_charge(&bare) == 2 * sizeof(size_t) + CUZK_REQUEST_ID_MAX,
+            "two lengths and 256 request_id bytes counted as %llu",
+            (unsigned long long)(charge - cuzk_engine_input_charge(&bare)));
   /* the NORMAL share (3/4) is below one such request, the whole budget (CRITICAL) is not */
   cuzk_engine *e = start(dir, 0, charge, 0);
   if (!e) return;

@@ -267,6 +267,10 @@ struct cuzk_engine {
   cuzk_cs **free_cs; /* PROVE-mode systems kept for reuse (their buffers stay mapped) */
   unsigned n_free_cs, max_free_cs;
   double idle_since; /* when the last active job ended; 0 while jobs run or once released */
+  /* Inputs of cancelled and failed jobs freed since the heap was last trimmed, and when the timer
+   * thread trims it (docs/engine.md "Memory given back"; 0: not due) */
+  uint64_t trim_bytes;
+  double trim_at;
 
   uint64_t mem_used, mem_budget;
   uint64_t input_budget;       /* admission: bytes of unprepared inputs (cfg or default) */
@@ -338,6 +342,13 @@ int eng_srs_tier(const srs_set *s);               /* locked: CUZK_SRS_HOT/WARM/C
 void eng_srs_free_all(cuzk_engine *e);
 /* Unmaps the buffer cache's idle buffers and returns freed heap pages (malloc_trim). */
 void eng_give_back_memory(void);
+/* Returns freed heap pages only (malloc_trim): the buffer cache stays for the next job. */
+void eng_trim_heap(void);
+/* Inputs of cancelled or failed jobs freed go back to the system at once when they reach this
+ * many bytes since the last trim or the last job ends, else ENG_TRIM_DELAY_S after the last of
+ * them (a flood cancelled job by job is trimmed once it is all gone). */
+#define ENG_TRIM_BYTES (UINT64_C(64) << 20)
+#define ENG_TRIM_DELAY_S 0.2
 
 /* ---- kinds.c ----------------------------------------------------------------------------------
  */

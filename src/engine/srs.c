@@ -356,11 +356,15 @@ static void cool_over_budget(cuzk_engine *e) {
   }
 }
 
-void eng_give_back_memory(void) {
-  cuzk_buffer_trim();
+void eng_trim_heap(void) {
 #ifdef __GLIBC__
   malloc_trim(0);
 #endif
+}
+
+void eng_give_back_memory(void) {
+  cuzk_buffer_trim();
+  eng_trim_heap();
 }
 
 /* locked: HOT -> WARM if its file fits the WARM budget, else COLD. Mapping the file and asking
