@@ -219,8 +219,10 @@ void cuzk_job_result_clear(cuzk_job_result *r);
 
 /*
  * Cancels a job. Queued: it ends CANCELLED at once. Running: it stops at the next partition or
- * prover stage boundary and ends CANCELLED (*was_running = true). Ended: nothing changes.
- * ENOTFOUND for an unknown id.
+ * prover stage boundary and ends CANCELLED (*was_running = true); while its parameter set loads,
+ * it stops waiting for another job's load at once, and a load no other job (nor PreloadSRS)
+ * wants is abandoned between chunks, leaving the set COLD and no file written (docs/engine.md
+ * "Cancellation"). Ended: nothing changes. ENOTFOUND for an unknown id.
  */
 cuzk_engine_err cuzk_engine_cancel(cuzk_engine *e, const char *job_id, bool *was_running);
 
