@@ -112,6 +112,14 @@ static inline bool wait_stage(cuzk_engine *e, char (*ids)[CUZK_JOB_ID_LEN], size
   return false;
 }
 
+/* r is refused at submit: EINVAL, the message containing needle. */
+static inline void expect_refused(cuzk_engine *e, const cuzk_job_request *r, const char *needle) {
+  char id[CUZK_JOB_ID_LEN], msg[256] = "";
+  cuzk_engine_err err = cuzk_engine_submit(e, r, id, NULL, msg, sizeof msg);
+  CHECK_MSG(err == CUZK_ENGINE_EINVAL && strstr(msg, needle),
+            "submit: %d '%s', expected EINVAL '%s'", (int)err, msg, needle);
+}
+
 static inline void free_sector(sector *s) {
   free(s->json);
   cuzk_c1_free(s->c1);

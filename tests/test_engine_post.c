@@ -94,7 +94,10 @@ static void test_bad_requests(cuzk_engine *e) {
   req_free(&q);
 
   req_make(&q, CUZK_KIND_WINNING_POST, 0, two, 2, randomness);
-  expect_failed(e, &q.r, "vanilla_proofs: 2 elements, but WinningPoSt takes exactly 1");
+  /* more elements than the kind can use: refused at submit (docs/engine.md "Admission") */
+  expect_refused(e, &q.r,
+                 "vanilla_proofs: 2 elements, at most 1 for a WinningPoSt of "
+                 "StackedDrgWinning2KiBV1");
   q.r.n_vanilla_proofs = 0;
   expect_failed(e, &q.r, "vanilla_proofs: 0 elements, but WinningPoSt takes exactly 1");
   req_free(&q);

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Groth16 files and encodings: .params/.vk round trips, every reader error with its location,
- * subgroup and identity rules, a mutation fuzz loop, proofs, Filecoin file names, shapes. */
+ * subgroup and identity rules, a cancelled read, a mutation fuzz loop, proofs, Filecoin file
+ * names, shapes. */
 #define _GNU_SOURCE /* mkdtemp */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -241,6 +243,11 @@ static void test_round_trip(void) {
     CHECK(cuzk_g16_params_read_file(&q, pp, &o, NULL) == CUZK_G16_OK);
     CHECK(q && params_eq(p, q));
     cuzk_g16_params_free(q);
+    _Atomic int stop; /* a cancelled read (the engine's abandoned load): nothing returned */
+    atomic_init(&stop, 1);
+    o.cancel = &stop;
+    CHECK(cuzk_g16_params_read_file(&q, pp, &o, NULL) == CUZK_G16_ECANCELLED && q == NULL);
+    o.cancel = NULL;
     CHECK(cuzk_g16_vk_read_file(&vk, vp, NULL) == CUZK_G16_OK);
     CHECK(vk && vk_eq(vk, &p->vk));
     cuzk_g16_vk_free(vk);

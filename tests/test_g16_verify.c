@@ -133,7 +133,7 @@ static cuzk_g16_err gen(cuzk_g16_params **p, synth_fn f, void *ctx, uint8_t seed
   cuzk_cs *cs = synth(CUZK_CS_RECORD, f, ctx);
   if (!cs) return CUZK_G16_ENOMEM;
   progress_log l = {.monotone = true, .same_total = true};
-  cuzk_progress pr = {record_progress, &l};
+  cuzk_progress pr = {record_progress, &l, NULL};
   cuzk_g16_err e = cuzk_g16_generate(p, cs, seed, pool, 0, &pr);
   cuzk_cs_destroy(cs);
   if (e == CUZK_G16_OK) {

@@ -6,9 +6,11 @@
  * header and in the body, padded, a flipped body byte, counts that would allocate without bound,
  * a body whose digest was fixed up around an out-of-range column, a row's columns out of order or
  * repeated, a segment mark beyond the circuit — is refused with a message saying which, never
- * trusted.
+ * trusted. A read whose cancel flag is set, and a recording whose system's flag is, stop with
+ * ECANCELLED and return nothing.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,7 +125,7 @@ enum { HDR = 216, OFF_SHA = 120, OFF_COUNTS = 152, OFF_NDICT = 176, N_COUNTS = 8
 static void refused(const char *path, const uint8_t tag[32], const char *want, const char *what) {
   cuzk_pce *p = NULL;
   char msg[512] = "";
-  cuzk_r1cs_err e = cuzk_pce_read_file(&p, path, "test-circuit", tag, msg, sizeof msg);
+  cuzk_r1cs_err e = cuzk_pce_read_file(&p, path, "test-circuit", tag, NULL, msg, sizeof msg);
   CHECK_MSG(e != CUZK_R1CS_OK && p == NULL && strstr(msg, want) != NULL,
             "%s: error %d, message '%s', wanted '%s'", what, (int)e, msg, want);
   cuzk_pce_free(p);
@@ -144,7 +146,8 @@ int main(void) {
   CHECK(cuzk_pce_create(&pce, rec) == CUZK_R1CS_OK);
   CHECK(cuzk_pce_write_file(pce, path, "test-circuit", tag) == CUZK_R1CS_OK);
   char msg[512] = "";
-  CHECK_MSG(cuzk_pce_read_file(&back, path, "test-circuit", tag, msg, sizeof msg) == CUZK_R1CS_OK,
+  CHECK_MSG(cuzk_pce_read_file(&back, path, "test-circuit", tag, NULL, msg, sizeof msg) ==
+                CUZK_R1CS_OK,
             "read back: %s", msg);
   CHECK(back && same_matrices(pce, back));
   const cuzk_cs_mark *mk, *mb;
@@ -176,10 +179,33 @@ int main(void) {
   /* what a reader refuses */
   refused("/nonexistent/c.pce", tag, "No such file", "missing file");
   cuzk_pce *q = NULL;
-  CHECK(cuzk_pce_read_file(&q, path, "test-circuit", other, msg, sizeof msg) == CUZK_R1CS_EINVAL &&
+  CHECK(cuzk_pce_read_file(&q, path, "test-circuit", other, NULL, msg, sizeof msg) ==
+            CUZK_R1CS_EINVAL &&
         strstr(msg, "stale: recorded for other parameters") && !q);
-  CHECK(cuzk_pce_read_file(&q, path, "porep-2k", tag, msg, sizeof msg) == CUZK_R1CS_EINVAL &&
+  CHECK(cuzk_pce_read_file(&q, path, "porep-2k", tag, NULL, msg, sizeof msg) == CUZK_R1CS_EINVAL &&
         strstr(msg, "recorded for another circuit") && !q);
+  /* cancelled (the engine's abandoned load): nothing returned; cleared, the same file reads */
+  _Atomic int stop;
+  atomic_init(&stop, 1);
+  CHECK(cuzk_pce_read_file(&q, path, "test-circuit", tag, &stop, msg, sizeof msg) ==
+            CUZK_R1CS_ECANCELLED &&
+        strstr(msg, "cancelled") && !q);
+  atomic_store(&stop, 0);
+  CHECK(cuzk_pce_read_file(&q, path, "test-circuit", tag, &stop, msg, sizeof msg) == CUZK_R1CS_OK &&
+        q);
+  cuzk_pce_free(q);
+  q = NULL;
+  cuzk_cs_opts co;
+  cuzk_cs_opts_default(&co, CUZK_CS_RECORD);
+  co.cancel = &stop;
+  atomic_store(&stop, 1);
+  cuzk_cs *cs = NULL;
+  CHECK(cuzk_cs_create(&cs, &co) == CUZK_R1CS_OK);
+  if (cs) {
+    synth(cs); /* stores nothing once the flag is read (at the first constraint) */
+    CHECK(cuzk_cs_finish(cs) == CUZK_R1CS_ECANCELLED);
+    cuzk_cs_destroy(cs);
+  }
   for (size_t cut = 0; cut < HDR; cut += 8) { /* every header field */
     spit(bad, b.p, cut);
     refused(bad, tag, "shorter than its header", "truncated header");
@@ -216,7 +242,7 @@ int main(void) {
     memcpy(m + OFF_COUNTS + 8 * (size_t)(f / 2), &huge, 8);
     spit(bad, m, b.n);
     cuzk_pce *z = NULL;
-    cuzk_r1cs_err e = cuzk_pce_read_file(&z, bad, "test-circuit", tag, msg, sizeof msg);
+    cuzk_r1cs_err e = cuzk_pce_read_file(&z, bad, "test-circuit", tag, NULL, msg, sizeof msg);
     CHECK_MSG(e == CUZK_R1CS_EINVAL && !z &&
                   (strstr(msg, "counts out of range") || strstr(msg, "size does not match")),
               "huge count %d: %s", f, msg);

@@ -183,13 +183,25 @@ cuzk_engine_err cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *
 /*
  * Queues a job and writes its new id. Only a request that cannot be a job is refused here
  * (EINVAL: proof_kind outside 1..4, priority outside 0..4, a request_id over
- * CUZK_REQUEST_ID_MAX bytes; EBUSY: a queue limit, named in msg; ESHUTDOWN); every other problem
- * (a bad C1, missing parameters) makes the job end FAILED with the reason, so callers see it
- * in-band. queue_position: jobs queued ahead of it (may be NULL).
+ * CUZK_REQUEST_ID_MAX bytes, more vanilla_proofs than its kind can use
+ * (cuzk_engine_check_vanilla_count); EBUSY: a queue limit, named in msg; ESHUTDOWN); every other
+ * problem (a bad C1, missing parameters) makes the job end FAILED with the reason, so callers see
+ * it in-band. queue_position: jobs queued ahead of it (may be NULL).
  */
 cuzk_engine_err cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *r,
                                    char job_id[CUZK_JOB_ID_LEN], uint32_t *queue_position,
                                    char *msg, size_t msg_len);
+/* EINVAL, msg naming the field, the count and the bound, when n elements of vanilla_proofs are
+ * more than a job of kind and registered_proof can use (docs/engine.md "Admission"): none for
+ * PoRep (its C1 goes in vanilla_proof), the sectors of one partition of the registered PoSt proof
+ * (WinningPoSt: 1), the partitions of the update's sector size; for a registered_proof the kind
+ * does not know, the kind's largest. cuzk_engine_submit checks it first; a server may check it
+ * before it decodes the elements. OK for a proof_kind outside 1..4 (submit refuses those). */
+cuzk_engine_err cuzk_engine_check_vanilla_count(cuzk_proof_kind kind, uint64_t registered_proof,
+                                                size_t n, char *msg, size_t msg_len);
+/* The bytes r counts against input_budget while its job waits: the vanilla bytes, one length per
+ * piece, the request_id and the job's own record. */
+uint64_t cuzk_engine_input_charge(const cuzk_job_request *r);
 
 /*
  * Waits for a job without blocking: fn(user, result) is called exactly once — with the final
@@ -214,8 +226,10 @@ void cuzk_job_result_clear(cuzk_job_result *r);
 
 /*
  * Cancels a job. Queued: it ends CANCELLED at once. Running: it stops at the next partition or
- * prover stage boundary and ends CANCELLED (*was_running = true). Ended: nothing changes.
- * ENOTFOUND for an unknown id.
+ * prover stage boundary and ends CANCELLED (*was_running = true); while its parameter set loads,
+ * it stops waiting for another job's load at once, and a load no other job (nor PreloadSRS)
+ * wants is abandoned between chunks, leaving the set COLD and no file written (docs/engine.md
+ * "Cancellation"). Ended: nothing changes. ENOTFOUND for an unknown id.
  */
 cuzk_engine_err cuzk_engine_cancel(cuzk_engine *e, const char *job_id, bool *was_running);
 

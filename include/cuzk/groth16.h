@@ -76,7 +76,11 @@ typedef struct {
   bool check_subgroup;
   cuzk_pool *pool; /* decode in parallel (NULL: calling thread) */
   unsigned max_workers;
+  /* Cooperative cancellation (NULL: none): checked every CUZK_G16_READ_CANCEL_POINTS points per
+   * worker; once nonzero the reader stops there with ECANCELLED (nothing returned). */
+  const _Atomic int *cancel;
 } cuzk_g16_read_opts;
+#define CUZK_G16_READ_CANCEL_POINTS 4096
 
 /* Where a reader stopped: the byte offset of the failing item and what it was. */
 typedef struct {
@@ -153,7 +157,8 @@ cuzk_g16_err cuzk_g16_proofs_read(cuzk_g16_proof *p, size_t n, const uint8_t *in
  * the generator appends the input constraints and finishes it. g1/g2 are the standard
  * generators. Deterministic for a given seed and circuit. progress (may be NULL; cuzk/progress.h)
  * counts the points of the query vectors, reported as each vector starts (steps "tables", "ic",
- * "l", "h", "a", "b_g1", "b_g2", then "done" with done == total).
+ * "l", "h", "a", "b_g1", "b_g2", then "done" with done == total); its cancel flag is read before
+ * the tables and between chunks of every vector (ECANCELLED, nothing returned).
  */
 cuzk_g16_err cuzk_g16_generate(cuzk_g16_params **out, cuzk_cs *cs, const uint8_t seed[32],
                                cuzk_pool *pool, unsigned max_workers,
@@ -222,24 +227,29 @@ cuzk_g16_err cuzk_g16_verify_batch(bool *ok, const cuzk_g16_pvk *pvk, const cuzk
  * .params, the byte offset and vector. */
 /* The prepared verifying key of base.vk. */
 cuzk_g16_err cuzk_g16_pvk_load(const char *base, cuzk_g16_pvk **pvk, char *msg, size_t msg_len);
-/* base.params decoded in parallel on pool, and base.vk prepared. */
-cuzk_g16_err cuzk_g16_params_load(const char *base, cuzk_pool *pool, cuzk_g16_params **params,
-                                  cuzk_g16_pvk **pvk, char *msg, size_t msg_len);
+/* base.params decoded in parallel on pool, and base.vk prepared. cancel (may be NULL): as
+ * cuzk_g16_read_opts's (ECANCELLED, nothing returned). */
+cuzk_g16_err cuzk_g16_params_load(const char *base, cuzk_pool *pool, const _Atomic int *cancel,
+                                  cuzk_g16_params **params, cuzk_g16_pvk **pvk, char *msg,
+                                  size_t msg_len);
 /* A .params file already mapped (a daemon's WARM set: no disk read while the page cache holds
  * it); path only names it in msg. */
 cuzk_g16_err cuzk_g16_params_decode(const cuzk_file_map *m, const char *path, cuzk_pool *pool,
-                                    cuzk_g16_params **params, char *msg, size_t msg_len);
+                                    const _Atomic int *cancel, cuzk_g16_params **params, char *msg,
+                                    size_t msg_len);
 /* TEST parameters (seed = SHA-256 of base: anyone can forge proofs with them) for the circuit
  * synthesized in cs (RECORD mode, not finished: the generator finishes it; the caller still
  * destroys it), written as
  * base.params, .vk and .meta (sector_bytes, marked as test parameters); the directory is created
- * if missing. *gen_s (may be NULL): seconds spent generating; progress: cuzk_g16_generate's. */
+ * if missing. *gen_s (may be NULL): seconds spent generating; progress: cuzk_g16_generate's (a
+ * cancel during the generation: ECANCELLED, no file written; each file is written to a temporary
+ * name and renamed). */
 cuzk_g16_err cuzk_g16_write_test_params(const char *base, cuzk_cs *cs, uint64_t sector_bytes,
                                         cuzk_pool *pool, const cuzk_progress *progress,
                                         double *gen_s, char *msg, size_t msg_len);
 /* The same from a synthesizer: synth(cs, ctx, msg, len) puts the blank circuit into a fresh
- * RECORD-mode system (false with msg), then the parameters are generated and written. What every
- * proof kind's "setup" is. */
+ * RECORD-mode system (false with msg; progress's cancel flag is the system's, cuzk_cs_opts), then
+ * the parameters are generated and written. What every proof kind's "setup" is. */
 typedef bool (*cuzk_g16_synth_fn)(cuzk_cs *cs, const void *ctx, char *msg, size_t msg_len);
 cuzk_g16_err cuzk_g16_setup_test_params(const char *base, uint64_t sector_bytes,
                                         cuzk_g16_synth_fn synth, const void *ctx, cuzk_pool *pool,

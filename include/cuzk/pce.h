@@ -32,10 +32,11 @@ void cuzk_pce_free(cuzk_pce *p);
 
 /* Records a circuit: blank(ctx, cs, msg, len) synthesizes it without a witness into a compact
  * RECORD-mode system (record_compact), whose matrices become the evaluator. When blank fails,
- * EINVAL with its message; otherwise the r1cs error, msg its text. */
+ * EINVAL with its message; otherwise the r1cs error, msg its text. cancel (may be NULL): the
+ * system's (cuzk_cs_opts.cancel): ECANCELLED, nothing returned. */
 typedef bool (*cuzk_pce_blank_fn)(const void *ctx, cuzk_cs *cs, char *msg, size_t len);
-cuzk_r1cs_err cuzk_pce_record(cuzk_pce **out, cuzk_pce_blank_fn blank, const void *ctx, char *msg,
-                              size_t len);
+cuzk_r1cs_err cuzk_pce_record(cuzk_pce **out, cuzk_pce_blank_fn blank, const void *ctx,
+                              const _Atomic int *cancel, char *msg, size_t len);
 
 /* The recorded circuit's counts (ONE included in inputs; constraints without the per-input ones
  * the prover appends) and the bytes the evaluator holds. */
@@ -82,9 +83,11 @@ cuzk_r1cs_err cuzk_pce_write_file(const cuzk_pce *p, const char *path, const cha
                                   const uint8_t tag[32]);
 /* EIO when the file cannot be opened; EINVAL when it is not usable — another version or circuit,
  * stale (another tag), truncated or padded, a body whose SHA-256 differs, matrices out of range —
- * with msg saying which; the caller then records again and rewrites it. */
+ * with msg saying which; the caller then records again and rewrites it. cancel (may be NULL):
+ * read between the body's 64 MiB chunks; once nonzero, ECANCELLED (nothing returned). */
 cuzk_r1cs_err cuzk_pce_read_file(cuzk_pce **out, const char *path, const char *circuit_id,
-                                 const uint8_t tag[32], char *msg, size_t msg_len);
+                                 const uint8_t tag[32], const _Atomic int *cancel, char *msg,
+                                 size_t msg_len);
 
 /* One matrix of cuzk_pce_eval (k = 0, 1, 2 for A, B, C) into out: its rows, the per-input
  * constraints' entries, zeros to len — for a prover that forms C's values only after A·B. */

@@ -10,10 +10,17 @@
  * decreases, total stays the same, and the last call has done == total (step "done"). Called on
  * the thread that runs the task, between steps, never concurrently for one task; fn must return
  * quickly. A NULL cuzk_progress, or a NULL fn, reports nothing.
+ *
+ * cancel (may be NULL): once the caller sets it nonzero, from any thread, the task stops at its
+ * next check — between chunks of its work, within about a second at most sizes — and fails with
+ * its library's "cancelled" error, leaving no partial result behind (no file is written). The
+ * functions that honour it say so.
  */
 #ifndef CUZK_PROGRESS_H
 #define CUZK_PROGRESS_H
 
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -24,7 +31,13 @@ typedef void (*cuzk_progress_fn)(void *ctx, const char *step, uint64_t done, uin
 typedef struct {
   cuzk_progress_fn fn;
   void *ctx;
+  const _Atomic int *cancel;
 } cuzk_progress;
+
+/* Whether the task of p was asked to stop (cancel set). */
+static inline bool cuzk_progress_cancelled(const cuzk_progress *p) {
+  return p && p->cancel && atomic_load_explicit(p->cancel, memory_order_relaxed);
+}
 
 static inline void cuzk_progress_report(const cuzk_progress *p, const char *step, uint64_t done,
                                         uint64_t total) {

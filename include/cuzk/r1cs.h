@@ -46,13 +46,15 @@ extern "C" {
 
 typedef enum {
   CUZK_R1CS_OK = 0,
-  CUZK_R1CS_EINVAL,    /* bad argument or option */
-  CUZK_R1CS_ENOMEM,    /* growing a buffer failed */
-  CUZK_R1CS_ETOOBIG,   /* more than 2^31 variables of a kind or 2^32 - 1 nonzeros in a matrix */
-  CUZK_R1CS_EFINISHED, /* alloc/enforce after cuzk_cs_finish */
-  CUZK_R1CS_EMODE,     /* the operation needs another mode */
-  CUZK_R1CS_EIO,       /* writing a file failed */
-  CUZK_R1CS_ESHAPE,    /* a segment did not end where the recording of its circuit says */
+  CUZK_R1CS_EINVAL,     /* bad argument or option */
+  CUZK_R1CS_ENOMEM,     /* growing a buffer failed */
+  CUZK_R1CS_ETOOBIG,    /* more than 2^31 variables of a kind or 2^32 - 1 nonzeros in a matrix */
+  CUZK_R1CS_EFINISHED,  /* alloc/enforce after cuzk_cs_finish */
+  CUZK_R1CS_EMODE,      /* the operation needs another mode */
+  CUZK_R1CS_EIO,        /* writing a file failed */
+  CUZK_R1CS_ESHAPE,     /* a segment did not end where the recording of its circuit says */
+  CUZK_R1CS_ECANCELLED, /* the caller's cancel flag was set (cuzk_cs_opts.cancel, the .pce reader)
+                         */
 } cuzk_r1cs_err;
 
 const char *cuzk_r1cs_strerror(cuzk_r1cs_err e);
@@ -87,7 +89,12 @@ typedef struct {
   bool record_compact;
   /* Expected sizes (0: unknown): reserve address space and skip regrowth for big circuits. */
   size_t hint_aux, hint_constraints;
+  /* Cooperative cancellation (NULL: none): read every CUZK_CS_CANCEL_ROWS constraints; once
+   * nonzero the system fails with ECANCELLED and stores nothing more (the synthesis runs on to
+   * its end without work, cuzk_cs_finish reports the error). */
+  const _Atomic int *cancel;
 } cuzk_cs_opts;
+#define CUZK_CS_CANCEL_ROWS 16384
 
 /* PROVE mode with inline capacity 2. */
 void cuzk_cs_opts_default(cuzk_cs_opts *o, cuzk_cs_mode mode);

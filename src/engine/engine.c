@@ -231,12 +231,27 @@ cuzk_engine_err cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *
   return CUZK_ENGINE_OK;
 }
 
-/* The bytes a request's inputs will hold until its job is prepared. */
-static uint64_t input_bytes(const cuzk_job_request *r) {
-  uint64_t n = r->vanilla_proof_len;
+/* What a waiting job holds (docs/engine.md "Admission"): its input bytes, one length per piece
+ * (copy_inputs), its request_id and the job record; all of it counted until eng_free_input. */
+uint64_t cuzk_engine_input_charge(const cuzk_job_request *r) {
+  if (!r) return 0;
+  uint64_t n = r->vanilla_proof_len + sizeof(eng_job);
   for (size_t i = 0; i < r->n_vanilla_proofs; i++)
     n += r->vanilla_proofs_len[i];
+  n += (uint64_t)(r->n_vanilla_proofs + (r->vanilla_proof_len ? 1 : 0)) * sizeof(size_t);
+  n += (r->request_id ? strlen(r->request_id) : 0) + 1;
   return n;
+}
+
+cuzk_engine_err cuzk_engine_check_vanilla_count(cuzk_proof_kind kind, uint64_t registered_proof,
+                                                size_t n, char *msg, size_t len) {
+  const eng_kind *k = eng_kind_for(kind);
+  if (!k) return CUZK_ENGINE_OK; /* not a kind: submit says so */
+  char what[160];
+  size_t most = k->max_list(registered_proof, what, sizeof what);
+  if (n <= most) return CUZK_ENGINE_OK;
+  snprintf(msg, len, "vanilla_proofs: %zu elements, at most %zu for %s", n, most, what);
+  return CUZK_ENGINE_EINVAL;
 }
 
 static const char *prio_name(cuzk_priority p) {
@@ -325,8 +340,12 @@ cuzk_engine_err cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *r,
     snprintf(msg, len, "request_id: %zu bytes, at most %d", rid, CUZK_REQUEST_ID_MAX);
     return CUZK_ENGINE_EINVAL;
   }
+  /* before anything is counted or copied: a list no job of this kind can use */
+  cuzk_engine_err bad =
+      cuzk_engine_check_vanilla_count(r->kind, r->registered_proof, r->n_vanilla_proofs, msg, len);
+  if (bad) return bad;
   cuzk_priority prio = r->priority ? r->priority : default_priority(r->kind);
-  uint64_t bytes = input_bytes(r);
+  uint64_t bytes = cuzk_engine_input_charge(r);
   pthread_mutex_lock(&e->mu); /* refused before anything is copied */
   cuzk_engine_err busy = admit(e, prio, bytes, msg, len);
   pthread_mutex_unlock(&e->mu);
@@ -368,7 +387,8 @@ cuzk_engine_err cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *r,
     return refused;
   }
   j->input_meter = &e->input_used;
-  atomic_fetch_add(&e->input_used, j->input_len);
+  j->input_charge = bytes;
+  atomic_fetch_add(&e->input_used, bytes);
   j->seq = e->next_seq++;
   uint32_t ahead = 0;
   for (eng_job *a = e->active; a; a = a->anext)
@@ -508,6 +528,13 @@ void cuzk_job_result_clear(cuzk_job_result *r) {
   memset(r, 0, sizeof *r);
 }
 
+/* locked: sets j's cancel flag; a job waiting for a parameter set stops waiting, and a load
+ * nobody else wants is abandoned (docs/engine.md "Cancellation"). */
+static void cancel_job(cuzk_engine *e, eng_job *j) {
+  atomic_store(&j->cancel, 1);
+  eng_srs_job_cancelled(e, j);
+}
+
 cuzk_engine_err cuzk_engine_cancel(cuzk_engine *e, const char *job_id, bool *was_running) {
   if (!e || !job_id) return CUZK_ENGINE_EINVAL;
   pthread_mutex_lock(&e->mu);
@@ -518,7 +545,7 @@ cuzk_engine_err cuzk_engine_cancel(cuzk_engine *e, const char *job_id, bool *was
   }
   bool running = j->state == JOB_PREPARING || j->state == JOB_RUNNING;
   if (j->state != JOB_ENDED && j->state != JOB_FINISHING) {
-    atomic_store(&j->cancel, 1);
+    cancel_job(e, j);
     if (j->state == JOB_QUEUED)
       eng_end(e, j, CUZK_JOB_CANCELLED, "cancelled while queued");
     else
@@ -611,7 +638,7 @@ bool cuzk_engine_shutdown(cuzk_engine *e, bool cancel, unsigned grace_ms) {
   if (cancel)
     for (eng_job *j = e->active, *n; j; j = n) {
       n = j->anext;
-      atomic_store(&j->cancel, 1);
+      cancel_job(e, j);
       if (j->state == JOB_QUEUED) eng_end(e, j, CUZK_JOB_CANCELLED, "the daemon is shutting down");
     }
   pthread_cond_broadcast(&e->work_cv);
@@ -631,7 +658,7 @@ bool cuzk_engine_shutdown(cuzk_engine *e, bool cancel, unsigned grace_ms) {
       in_time = false; /* past the grace: cancel what is left, wait for its boundaries */
       for (eng_job *j = e->active, *n; j; j = n) {
         n = j->anext;
-        atomic_store(&j->cancel, 1);
+        cancel_job(e, j);
         if (j->state == JOB_QUEUED)
           eng_end(e, j, CUZK_JOB_CANCELLED, "the daemon is shutting down");
       }

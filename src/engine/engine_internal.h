@@ -89,6 +89,10 @@ typedef struct {
                  size_t len);
   void (*describe)(const eng_job *j, char *out, size_t len); /* the log line once prepared */
   void (*free_work)(void *work);
+  /* The most elements vanilla_proofs may hold for registered_proof (docs/engine.md "Admission"),
+   * checked at submit; what names whose bound it is ("a WindowPoSt partition of ..."). A
+   * registered_proof the kind does not know: its largest bound (prepare then fails naming it). */
+  size_t (*max_list)(uint64_t registered_proof, char *what, size_t len);
 } eng_kind;
 
 /* The five registered sector sizes' circuits of a kind, "<prefix>-2k" ... "<prefix>-64g"; ids[i]
@@ -157,8 +161,14 @@ typedef struct {
   uint64_t bytes;          /* in memory while loaded */
   unsigned refs;           /* jobs holding it */
   bool loading;            /* one thread loads; the others wait on srs_cv */
-  double last_used;        /* LRU */
-  uint64_t part_bytes;     /* admission cost of one partition: estimated, then measured */
+  /* While loading: the acquirers (the loader and those waiting) that still want the set — every
+   * job not cancelled, and PreloadSRS. When it drops to 0, abandon is set: the loader stops at
+   * its next check (decode, generation, .pce reading or recording) and leaves the set COLD
+   * (docs/engine.md "Cancellation"). */
+  unsigned wanted;
+  _Atomic int abandon;
+  double last_used;    /* LRU */
+  uint64_t part_bytes; /* admission cost of one partition: estimated, then measured */
   bool part_measured;
   cuzk_pce *pce; /* with precompiled: the recorded matrices, made with params, freed with them */
   bool seeded;   /* TEST parameters with test_deterministic_seed set: r, s from the seed */
@@ -189,7 +199,10 @@ struct eng_job {
    * n_list_inputs elements of vanilla_proofs (PoSt: one per sector). */
   uint8_t *input;
   size_t input_len, n_inputs, n_list_inputs, *input_lens;
-  _Atomic uint64_t *input_meter; /* the engine's input_used while input_len is counted in it */
+  /* what the job counts against input_budget until eng_free_input (cuzk_engine_input_charge:
+   * the bytes, their lengths, the request_id and the job itself) */
+  uint64_t input_charge;
+  _Atomic uint64_t *input_meter; /* the engine's input_used while input_charge is counted in it */
   uint8_t randomness[32];        /* PoSt; randomness_len as received (only 32 is valid) */
   size_t randomness_len;
   uint32_t partition_index;
@@ -202,6 +215,7 @@ struct eng_job {
   eng_fail_reason fail_reason; /* its class, when the job ends FAILED */
   void *work;                  /* the kind's prepared request (ops->free_work) */
   srs_set *srs;
+  srs_set *acquiring; /* locked: the set it loads or waits for, counted in its wanted */
   unsigned parts, next_part, in_flight, proved;
   cuzk_g16_proof *proofs;
   uint8_t *part_state; /* eng_part_state per partition; set (locked) once prepared */
@@ -256,6 +270,10 @@ struct cuzk_engine {
   cuzk_cs **free_cs; /* PROVE-mode systems kept for reuse (their buffers stay mapped) */
   unsigned n_free_cs, max_free_cs;
   double idle_since; /* when the last active job ended; 0 while jobs run or once released */
+  /* Inputs of cancelled and failed jobs freed since the heap was last trimmed, and when the timer
+   * thread trims it (docs/engine.md "Memory given back"; 0: not due) */
+  uint64_t trim_bytes;
+  double trim_at;
 
   uint64_t mem_used, mem_budget;
   uint64_t input_budget;       /* admission: bytes of unprepared inputs (cfg or default) */
@@ -314,14 +332,26 @@ void eng_srs_init(cuzk_engine *e);
 srs_set *eng_srs_for(cuzk_engine *e, const eng_circuit *c);
 srs_set *eng_srs_by_id(cuzk_engine *e, const char *id);
 /* unlocked: loads (or generates test parameters, if allowed and missing) and takes a
- * reference. false with msg on failure. */
-bool eng_srs_acquire(cuzk_engine *e, srs_set *s, double *load_s, char *msg, size_t len);
+ * reference for j (NULL: PreloadSRS). false with msg on failure, or once j is cancelled: a job
+ * waiting for another's load leaves at once; the loader stops when no acquirer wants the set any
+ * more (eng_srs_job_cancelled). */
+bool eng_srs_acquire(cuzk_engine *e, srs_set *s, eng_job *j, double *load_s, char *msg, size_t len);
+/* locked: j was just cancelled; if it was acquiring a set it no longer wants it (the load is
+ * abandoned if nobody else does) and it stops waiting. */
+void eng_srs_job_cancelled(cuzk_engine *e, eng_job *j);
 void eng_srs_release(cuzk_engine *e, srs_set *s); /* locked */
 void eng_srs_evict_over_budget(cuzk_engine *e);   /* locked */
 int eng_srs_tier(const srs_set *s);               /* locked: CUZK_SRS_HOT/WARM/COLD */
 void eng_srs_free_all(cuzk_engine *e);
 /* Unmaps the buffer cache's idle buffers and returns freed heap pages (malloc_trim). */
 void eng_give_back_memory(void);
+/* Returns freed heap pages only (malloc_trim): the buffer cache stays for the next job. */
+void eng_trim_heap(void);
+/* Inputs of cancelled or failed jobs freed go back to the system at once when they reach this
+ * many bytes since the last trim or the last job ends, else ENG_TRIM_DELAY_S after the last of
+ * them (a flood cancelled job by job is trimmed once it is all gone). */
+#define ENG_TRIM_BYTES (UINT64_C(64) << 20)
+#define ENG_TRIM_DELAY_S 0.2
 
 /* ---- kinds.c ----------------------------------------------------------------------------------
  */

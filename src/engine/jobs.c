@@ -131,6 +131,7 @@ void eng_end(cuzk_engine *e, eng_job *j, cuzk_job_status status, const char *msg
   j->proofs = NULL;
   free(j->part_state);
   j->part_state = NULL;
+  uint64_t input = j->input_meter ? j->input_charge : 0; /* not prepared: its input still held */
   eng_free_input(j);
   unsigned k = (unsigned)j->kind < CUZK_NUM_PROOF_KINDS ? (unsigned)j->kind : 0;
   if (status == CUZK_JOB_COMPLETED) {
@@ -157,6 +158,14 @@ void eng_end(cuzk_engine *e, eng_job *j, cuzk_job_status status, const char *msg
   while (!e->active && e->n_free_cs > 1)
     cuzk_cs_destroy(e->free_cs[--e->n_free_cs]);
   if (!e->active) e->idle_since = now;
+  /* the inputs of jobs that will never run — a flood cancelled, requests that did not parse —
+   * go back to the system now, not at idle_release: malloc keeps freed heap pages unless asked
+   * (docs/engine.md "Memory given back") */
+  if (status != CUZK_JOB_COMPLETED && input) {
+    e->trim_bytes += input;
+    e->trim_at = now + ENG_TRIM_DELAY_S;
+  }
+  if (e->trim_bytes && (e->trim_bytes >= ENG_TRIM_BYTES || !e->active)) e->trim_at = now;
   pthread_cond_broadcast(&e->timer_cv); /* its watches fire */
   pthread_cond_broadcast(&e->idle_cv);
   pthread_cond_broadcast(&e->work_cv);
@@ -187,7 +196,7 @@ static void trim_results(cuzk_engine *e) {
 }
 
 void eng_free_input(eng_job *j) {
-  if (j->input_meter) atomic_fetch_sub(j->input_meter, j->input_len);
+  if (j->input_meter) atomic_fetch_sub(j->input_meter, j->input_charge);
   j->input_meter = NULL;
   free(j->input);
   free(j->input_lens);
@@ -316,9 +325,18 @@ void *eng_timer_main(void *arg) {
   for (;;) {
     double now = eng_now();
     if (fire_one(e, now)) continue;
+    if (e->trim_at > 0 && e->trim_at <= now) { /* without the lock: a trim walks the heap */
+      e->trim_at = 0;
+      e->trim_bytes = 0;
+      pthread_mutex_unlock(&e->mu);
+      eng_trim_heap();
+      pthread_mutex_lock(&e->mu);
+      continue;
+    }
     if (e->quitting && !e->watches) break;
     double next = expire(e, now), release = idle_release(e, now);
     if (release > 0 && (next == 0 || release < next)) next = release;
+    if (e->trim_at > 0 && (next == 0 || e->trim_at < next)) next = e->trim_at;
     for (watch *w = e->watches; w; w = w->next)
       if (w->state == W_WAITING && w->deadline > 0 && (next == 0 || w->deadline < next))
         next = w->deadline;

@@ -65,7 +65,7 @@ bool eng_prepare_job(cuzk_engine *e, eng_job *j, char *msg, size_t len) {
     return false;
   }
   double load_s = 0;
-  if (!eng_srs_acquire(e, s, &load_s, msg, len)) return false;
+  if (!eng_srs_acquire(e, s, j, &load_s, msg, len)) return false;
   j->srs_s = load_s;
   j->proofs = calloc(j->parts, sizeof *j->proofs);
   uint8_t *part_state = calloc(j->parts ? j->parts : 1, 1); /* all PART_PENDING */

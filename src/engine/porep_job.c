@@ -141,6 +141,13 @@ static void describe(const eng_job *j, char *out, size_t len) {
   snprintf(out, len, "%s: %u partitions", w->ctx.proof->name, j->parts);
 }
 
+/* A PoRep job's C1 goes in vanilla_proof: its list stays empty. */
+static size_t max_list(uint64_t registered_proof, char *what, size_t len) {
+  (void)registered_proof;
+  snprintf(what, len, "a PoRep job (its C1 goes in vanilla_proof)");
+  return 0;
+}
+
 const eng_kind eng_kind_porep = {
     CUZK_KIND_POREP_SEAL_COMMIT,
     circuits,
@@ -150,4 +157,5 @@ const eng_kind eng_kind_porep = {
     verify,
     describe,
     free_work,
+    max_list,
 };

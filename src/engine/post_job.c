@@ -122,6 +122,30 @@ static void describe(const eng_job *j, char *out, size_t len) {
            rq->partition_index);
 }
 
+/* One sector proof per sector of a partition of the registered proof (WinningPoSt: 1); a proof
+ * of another type or unknown: the largest of the type (prepare fails naming registered_proof). */
+static size_t max_list(cuzk_post_type type, uint64_t registered_proof, char *what, size_t len) {
+  const char *kind = type == CUZK_POST_WINNING ? "a WinningPoSt" : "a WindowPoSt partition";
+  const cuzk_post_proof *p;
+  if (!cuzk_post_proof_by_id(&p, registered_proof) && p->type == type) {
+    snprintf(what, len, "%s of %s (its sectors per partition)", kind, p->name);
+    return p->vanilla_sectors;
+  }
+  size_t most = 0;
+  for (size_t i = 0; (p = cuzk_post_proof_at(i)); i++)
+    if (p->type == type && p->vanilla_sectors > most) most = p->vanilla_sectors;
+  snprintf(what, len, "%s of any registered proof", kind);
+  return most;
+}
+
+static size_t max_list_winning(uint64_t id, char *what, size_t len) {
+  return max_list(CUZK_POST_WINNING, id, what, len);
+}
+
+static size_t max_list_window(uint64_t id, char *what, size_t len) {
+  return max_list(CUZK_POST_WINDOW, id, what, len);
+}
+
 const eng_kind eng_kind_winning_post = {
     CUZK_KIND_WINNING_POST,
     winning_circuits,
@@ -131,6 +155,7 @@ const eng_kind eng_kind_winning_post = {
     verify,
     describe,
     free_work,
+    max_list_winning,
 };
 const eng_kind eng_kind_window_post = {
     CUZK_KIND_WINDOW_POST_PARTITION,
@@ -141,4 +166,5 @@ const eng_kind eng_kind_window_post = {
     verify,
     describe,
     free_work,
+    max_list_window,
 };

@@ -101,6 +101,17 @@ static void describe(const eng_job *j, char *out, size_t len) {
   snprintf(out, len, "%s: %u partition(s)", rq->proof->name, rq->proof->partitions);
 }
 
+/* One partition proof per partition of the update's sector size. */
+static size_t max_list(uint64_t registered_proof, char *what, size_t len) {
+  const cuzk_snap_proof *p;
+  if (cuzk_snap_proof_by_id(&p, registered_proof)) {
+    snprintf(what, len, "an update of any registered proof");
+    return CUZK_SNAP_MAX_PARTITIONS;
+  }
+  snprintf(what, len, "an update of %s (its partitions)", p->name);
+  return p->partitions;
+}
+
 const eng_kind eng_kind_snap = {
     CUZK_KIND_SNAP_DEALS_UPDATE,
     circuits,
@@ -110,4 +121,5 @@ const eng_kind eng_kind_snap = {
     verify,
     describe,
     free_work,
+    max_list,
 };

@@ -32,6 +32,7 @@ void eng_srs_init(cuzk_engine *e) {
     for (unsigned i = 0; i < (*k)->n_circuits && e->n_srs < ENG_MAX_SRS; i++) {
       srs_set *s = &e->srs[e->n_srs++];
       memset(s, 0, sizeof *s);
+      atomic_init(&s->abandon, 0);
       s->circ = &(*k)->circuits[i];
       if (!s->circ->param_base(s->base, sizeof s->base, e->param_cache, s->circ->arg) ||
           !s->circ->param_base(s->test_base, sizeof s->test_base, e->test_params_dir, s->circ->arg))
@@ -60,7 +61,7 @@ static bool file_ok(const char *base, const char *ext) {
 
 /* The daemon's log while TEST parameters are generated (minutes for the larger test sizes): the
  * generator's progress (cuzk/progress.h, points of the query vectors) as info lines, the first,
- * then at most one every ENG_PROGRESS_LOG_S seconds, and the last. */
+ * then at most one every ENG_PROGRESS_LOG_S seconds, and the last; the others as debug lines. */
 #define ENG_PROGRESS_LOG_S 5.0
 typedef struct {
   cuzk_engine *e;
@@ -72,8 +73,11 @@ static void gen_progress(void *ctx, const char *step, uint64_t done, uint64_t to
   gen_log *g = ctx;
   double now = eng_now(), dt = now - g->t0;
   bool last = done >= total;
-  if (g->last >= 0 && !last && now - g->last < ENG_PROGRESS_LOG_S) return;
-  g->last = now;
+  cuzk_log_level lv = CUZK_LOG_INFO;
+  if (g->last >= 0 && !last && now - g->last < ENG_PROGRESS_LOG_S)
+    lv = CUZK_LOG_DEBUG;
+  else
+    g->last = now;
   char rate[80] = "";
   if (done && dt > 0) {
     double r = (double)done / dt;
@@ -82,13 +86,14 @@ static void gen_progress(void *ctx, const char *step, uint64_t done, uint64_t to
     else
       snprintf(rate, sizeof rate, ", %.0f points/s, %.0f s left", r, (double)(total - done) / r);
   }
-  eng_log(g->e, CUZK_LOG_INFO, NULL, "%s: TEST parameters: %s %s, %llu of %llu points (%.0f%%)%s",
-          g->circuit, last ? "all" : "vector", last ? "vectors" : step, (unsigned long long)done,
+  eng_log(g->e, lv, NULL, "%s: TEST parameters: %s %s, %llu of %llu points (%.0f%%)%s", g->circuit,
+          last ? "all" : "vector", last ? "vectors" : step, (unsigned long long)done,
           (unsigned long long)total, total ? 100.0 * (double)done / (double)total : 100.0, rate);
 }
 
 /* unlocked: loads s's files into params/pvk (generating test parameters first if allowed);
- * *used is the base the files were found under */
+ * *used is the base the files were found under. Stops at s->abandon: a generation then writes no
+ * file, a decode returns nothing. */
 static bool load(cuzk_engine *e, srs_set *s, cuzk_g16_params **params, cuzk_g16_pvk **pvk,
                  const char **used, char *msg, size_t len) {
   if (!s->base[0]) {
@@ -108,16 +113,20 @@ static bool load(cuzk_engine *e, srs_set *s, cuzk_g16_params **params, cuzk_g16_
               s->circ->id, e->test_params_dir);
       double gen_s = 0;
       gen_log g = {e, s->circ->id, eng_now(), -1};
-      cuzk_progress progress = {gen_progress, &g};
+      cuzk_progress progress = {gen_progress, &g, &s->abandon};
       if (!s->circ->setup_test(s->circ->arg, e->test_params_dir, e->pool, &progress, &gen_s, msg,
-                               len))
+                               len)) {
+        if (atomic_load(&s->abandon))
+          eng_log(e, CUZK_LOG_INFO, NULL, "%s: TEST parameters: generation stopped (cancelled)",
+                  s->circ->id);
         return false;
+      }
       eng_log(e, CUZK_LOG_INFO, NULL, "%s: TEST parameters generated in %.1f s", s->circ->id,
               gen_s);
     }
   }
   *used = base;
-  return cuzk_g16_params_load(base, e->pool, params, pvk, msg, len) == CUZK_G16_OK;
+  return cuzk_g16_params_load(base, e->pool, &s->abandon, params, pvk, msg, len) == CUZK_G16_OK;
 }
 
 /* unlocked: decodes a WARM set's mapping (consumed); false with *stale if the file changed since
@@ -127,7 +136,8 @@ static bool load_warm(cuzk_engine *e, srs_set *s, cuzk_file_map *m, const char *
   char path[4200];
   snprintf(path, sizeof path, "%s.params", base);
   *stale = !cuzk_file_map_current(m, path);
-  bool ok = !*stale && cuzk_g16_params_decode(m, path, e->pool, params, msg, len) == CUZK_G16_OK;
+  bool ok = !*stale &&
+            cuzk_g16_params_decode(m, path, e->pool, &s->abandon, params, msg, len) == CUZK_G16_OK;
   cuzk_file_map_close(m);
   if (*stale)
     eng_log(e, CUZK_LOG_WARN, NULL, "%s: %s changed since it was kept WARM: reading it again",
@@ -155,8 +165,9 @@ static bool pce_tag(uint8_t tag[32], const srs_set *s, const cuzk_g16_params *pa
 
 /* The circuit's matrices for the pre-compiled evaluator: from BASE.pce when it is valid for these
  * parameters, else a RECORD-mode synthesis of the blank circuit, compacted, then written there
- * (docs/r1cs.md "Pre-compiled constraints", "The .pce file"). NULL with msg on failure. */
-static cuzk_pce *record_pce(cuzk_engine *e, const srs_set *s, const cuzk_g16_params *params,
+ * (docs/r1cs.md "Pre-compiled constraints", "The .pce file"). NULL with msg on failure; both the
+ * reading and the recording stop at s->abandon (the file is written only once recorded whole). */
+static cuzk_pce *record_pce(cuzk_engine *e, srs_set *s, const cuzk_g16_params *params,
                             const char *base, char *msg, size_t len) {
   double t0 = eng_now();
   char path[sizeof s->base + 8], why[512] = "";
@@ -165,7 +176,12 @@ static cuzk_pce *record_pce(cuzk_engine *e, const srs_set *s, const cuzk_g16_par
               (size_t)snprintf(path, sizeof path, "%s.pce", base) < sizeof path;
   cuzk_pce *pce = NULL;
   if (file) {
-    cuzk_r1cs_err r = cuzk_pce_read_file(&pce, path, s->circ->id, tag, why, sizeof why);
+    cuzk_r1cs_err r =
+        cuzk_pce_read_file(&pce, path, s->circ->id, tag, &s->abandon, why, sizeof why);
+    if (r == CUZK_R1CS_ECANCELLED) {
+      snprintf(msg, len, "%s: %s", s->circ->id, why);
+      return NULL;
+    }
     if (!r) {
       eng_log(e, CUZK_LOG_INFO, NULL, "%s: constraint matrices read from %s in %.2f s (%.1f MiB)",
               s->circ->id, path, eng_now() - t0, (double)cuzk_pce_bytes(pce) / 1048576.0);
@@ -175,7 +191,7 @@ static cuzk_pce *record_pce(cuzk_engine *e, const srs_set *s, const cuzk_g16_par
     if (r != CUZK_R1CS_EIO)
       eng_log(e, CUZK_LOG_WARN, NULL, "%s: %s: recording the matrices again", s->circ->id, why);
   }
-  cuzk_r1cs_err r = cuzk_pce_record(&pce, s->circ->blank, s->circ->arg, msg, len);
+  cuzk_r1cs_err r = cuzk_pce_record(&pce, s->circ->blank, s->circ->arg, &s->abandon, msg, len);
   if (r == CUZK_R1CS_EINVAL) return NULL; /* the blank circuit's own message */
   if (r) {
     snprintf(msg, len, "%s: recording the constraint matrices: %s", s->circ->id,
@@ -193,18 +209,46 @@ static cuzk_pce *record_pce(cuzk_engine *e, const srs_set *s, const cuzk_g16_par
   return pce;
 }
 
-bool eng_srs_acquire(cuzk_engine *e, srs_set *s, double *load_s, char *msg, size_t len) {
+/* locked: the acquirer (j, or PreloadSRS for NULL) no longer wants s: the load is abandoned when
+ * nobody does. A cancelled job was already let go by eng_srs_job_cancelled. */
+static void unwant(srs_set *s, eng_job *j) {
+  if (j && j->acquiring != s) return;
+  if (j) j->acquiring = NULL;
+  if (s->wanted && --s->wanted == 0 && s->loading) atomic_store(&s->abandon, 1);
+}
+
+void eng_srs_job_cancelled(cuzk_engine *e, eng_job *j) {
+  if (!j->acquiring) return;
+  unwant(j->acquiring, j);
+  pthread_cond_broadcast(&e->srs_cv); /* if it waits for another's load, it leaves now */
+}
+
+static bool cancelled(const eng_job *j) { return j && atomic_load(&j->cancel); }
+
+bool eng_srs_acquire(cuzk_engine *e, srs_set *s, eng_job *j, double *load_s, char *msg,
+                     size_t len) {
   *load_s = 0;
   pthread_mutex_lock(&e->mu);
-  while (s->loading)
+  if (!cancelled(j)) { /* counted until it has the set, gives up, or is cancelled */
+    s->wanted++;
+    if (j) j->acquiring = s;
+  }
+  while (s->loading && !cancelled(j))
     pthread_cond_wait(&e->srs_cv, &e->mu);
+  if (cancelled(j)) {
+    pthread_mutex_unlock(&e->mu);
+    snprintf(msg, len, "%s: cancelled while its parameters loaded", s->circ->id);
+    return false;
+  }
   if (s->params) {
+    unwant(s, j);
     s->refs++;
     s->last_used = eng_now();
     pthread_mutex_unlock(&e->mu);
     return true;
   }
   s->loading = true;
+  atomic_store(&s->abandon, 0);
   /* a WARM set's mapping and key pass to this thread while it loads */
   cuzk_file_map warm = s->warm;
   cuzk_g16_pvk *pvk = NULL;
@@ -240,7 +284,23 @@ bool eng_srs_acquire(cuzk_engine *e, srs_set *s, double *load_s, char *msg, size
   *load_s = eng_now() - t0;
 
   pthread_mutex_lock(&e->mu);
+  /* abandoned (every acquirer cancelled): whatever the last step left is dropped, the set COLD */
+  if (ok && atomic_load(&s->abandon)) {
+    cuzk_pce_free(pce);
+    cuzk_g16_params_free(params);
+    cuzk_g16_pvk_free(pvk);
+    pce = NULL, params = NULL, pvk = NULL;
+    ok = false;
+  }
+  if (!ok && atomic_load(&s->abandon)) {
+    snprintf(msg, len, "%s: cancelled while its parameters loaded", s->circ->id);
+    eng_log(e, CUZK_LOG_INFO, NULL,
+            "%s: load abandoned after %.2f s: every job waiting for it was "
+            "cancelled",
+            s->circ->id, *load_s);
+  }
   s->loading = false;
+  unwant(s, j);
   if (ok) {
     s->seeded = test;
     if (e->cfg.test_deterministic_seed)
@@ -296,11 +356,15 @@ static void cool_over_budget(cuzk_engine *e) {
   }
 }
 
-void eng_give_back_memory(void) {
-  cuzk_buffer_trim();
+void eng_trim_heap(void) {
 #ifdef __GLIBC__
   malloc_trim(0);
 #endif
+}
+
+void eng_give_back_memory(void) {
+  cuzk_buffer_trim();
+  eng_trim_heap();
 }
 
 /* locked: HOT -> WARM if its file fits the WARM budget, else COLD. Mapping the file and asking
@@ -373,7 +437,7 @@ cuzk_engine_err cuzk_engine_preload(cuzk_engine *e, const char *circuit_id, bool
   bool was = s->params != NULL;
   pthread_mutex_unlock(&e->mu);
   double t = 0;
-  if (!eng_srs_acquire(e, s, &t, msg, len)) return CUZK_ENGINE_EIO;
+  if (!eng_srs_acquire(e, s, NULL, &t, msg, len)) return CUZK_ENGINE_EIO;
   pthread_mutex_lock(&e->mu);
   s->refs--; /* loaded, not held */
   pthread_mutex_unlock(&e->mu);

@@ -49,7 +49,8 @@ static unsigned fb_digit(const uint64_t x[4], unsigned c, unsigned w) {
     AFF *t;                                                                                  \
     unsigned c, windows;                                                                     \
     size_t digits;                                                                           \
-    JAC *bases; /* 2^(c·w)·base, while building */                                         \
+    JAC *bases;                    /* 2^(c·w)·base, while building */                      \
+    const cuzk_progress *progress; /* while building: its cancel flag, read per window */    \
     atomic_bool failed;                                                                      \
   } G##_fb;                                                                                  \
                                                                                              \
@@ -60,7 +61,7 @@ static unsigned fb_digit(const uint64_t x[4], unsigned c, unsigned w) {
       atomic_store(&f->failed, true);                                                        \
       return;                                                                                \
     }                                                                                        \
-    for (size_t w = begin; w < end; w++) {                                                   \
+    for (size_t w = begin; w < end && !cuzk_progress_cancelled(f->progress); w++) {          \
       row[0] = f->bases[w];                                                                  \
       for (size_t d = 1; d < f->digits; d++)                                                 \
         cuzk_##G##_add(&row[d], &row[d - 1], &f->bases[w]);                                  \
@@ -69,14 +70,16 @@ static unsigned fb_digit(const uint64_t x[4], unsigned c, unsigned w) {
     free(row);                                                                               \
   }                                                                                          \
                                                                                              \
+  /* false if out of memory or cancelled (cuzk_progress_cancelled tells which) */            \
   static bool G##_fb_build(G##_fb *f, const JAC *base, size_t n, cuzk_pool *pool,            \
-                           unsigned max_workers) {                                           \
+                           unsigned max_workers, const cuzk_progress *progress) {            \
     f->c = fb_width(n);                                                                      \
     f->windows = (255 + f->c - 1) / f->c;                                                    \
     f->digits = ((size_t)1 << f->c) - 1;                                                     \
     f->t = malloc(f->windows * f->digits * sizeof *f->t);                                    \
     f->bases = malloc(f->windows * sizeof *f->bases);                                        \
     atomic_init(&f->failed, false);                                                          \
+    f->progress = progress;                                                                  \
     if (!f->t || !f->bases) {                                                                \
       free(f->bases);                                                                        \
       return false;                                                                          \
@@ -90,14 +93,16 @@ static unsigned fb_digit(const uint64_t x[4], unsigned c, unsigned w) {
     cuzk_parallel_for(pool, f->windows, 1, G##_fb_build_range, f, max_workers);              \
     free(f->bases);                                                                          \
     f->bases = NULL;                                                                         \
-    return !atomic_load(&f->failed);                                                         \
+    f->progress = NULL;                                                                      \
+    return !atomic_load(&f->failed) && !cuzk_progress_cancelled(progress);                   \
   }                                                                                          \
                                                                                              \
   typedef struct {                                                                           \
     const G##_fb *f;                                                                         \
     const cuzk_fr *k;                                                                        \
     AFF *out;                                                                                \
-    atomic_bool failed;                                                                      \
+    const cuzk_progress *progress; /* its cancel flag, read between chunks */                \
+    atomic_bool failed, cancelled;                                                           \
   } G##_fb_job;                                                                              \
                                                                                              \
   /* A chunk's n results accumulate in affine form, window by window: every lane's addition  \
@@ -165,6 +170,10 @@ static unsigned fb_digit(const uint64_t x[4], unsigned c, unsigned w) {
       return;                                                                                \
     }                                                                                        \
     for (size_t i = begin; i < end; i += FB_CHUNK) {                                         \
+      if (cuzk_progress_cancelled(j->progress)) {                                            \
+        atomic_store(&j->cancelled, true);                                                   \
+        break;                                                                               \
+      }                                                                                      \
       size_t n = end - i < FB_CHUNK ? end - i : FB_CHUNK;                                    \
       for (size_t q = 0; q < n; q++) {                                                       \
         cuzk_fr_to_canonical(L->x[q], &j->k[i + q]);                                         \
@@ -182,14 +191,19 @@ static unsigned fb_digit(const uint64_t x[4], unsigned c, unsigned w) {
     free(L);                                                                                 \
   }                                                                                          \
                                                                                              \
-  /* out[i] = k[i]·base for i < n; false if out of memory. */                               \
-  static bool G##_fb_mul_many(AFF *out, const G##_fb *f, const cuzk_fr *k, size_t n,         \
-                              cuzk_pool *pool, unsigned max_workers) {                       \
-    if (!n) return true;                                                                     \
-    G##_fb_job j = {.f = f, .k = k, .out = out};                                             \
+  /* out[i] = k[i]·base for i < n; ENOMEM, or ECANCELLED once progress's cancel is set (out \
+   * then partly written). */                                                                \
+  static cuzk_g16_err G##_fb_mul_many(AFF *out, const G##_fb *f, const cuzk_fr *k, size_t n, \
+                                      cuzk_pool *pool, unsigned max_workers,                 \
+                                      const cuzk_progress *progress) {                       \
+    if (!n) return CUZK_G16_OK;                                                              \
+    G##_fb_job j = {.f = f, .k = k, .out = out, .progress = progress};                       \
     atomic_init(&j.failed, false);                                                           \
+    atomic_init(&j.cancelled, false);                                                        \
     cuzk_parallel_for(pool, n, 4 * FB_CHUNK, G##_fb_range, &j, max_workers);                 \
-    return !atomic_load(&j.failed);                                                          \
+    return atomic_load(&j.failed)      ? CUZK_G16_ENOMEM                                     \
+           : atomic_load(&j.cancelled) ? CUZK_G16_ECANCELLED                                 \
+                                       : CUZK_G16_OK;                                        \
   }
 
 FB_DEFINE(g1, cuzk_g1_affine, cuzk_g1, fp)
@@ -342,20 +356,27 @@ cuzk_g16_err cuzk_g16_generate(cuzk_g16_params **out, cuzk_cs *cs, const uint8_t
   /* progress in points of the query vectors, reported vector by vector */
   const uint64_t total = (uint64_t)n_vars + (m - 1) + n_a + 2 * (uint64_t)n_b;
   cuzk_progress_report(progress, "tables", 0, total);
+  if (cuzk_progress_cancelled(progress)) {
+    err = CUZK_G16_ECANCELLED;
+    goto done;
+  }
   p = g16_params_alloc(n_in, m - 1, n_aux, n_a, n_b, n_b);
   cuzk_g1 g1;
   cuzk_g2 g2;
   cuzk_g1_generator(&g1);
   cuzk_g2_generator(&g2);
-  if (!p || !g1_fb_build(&s.t1, &g1, n_vars + n_a + n_b + m, pool, max_workers) ||
-      !g2_fb_build(&s.t2, &g2, n_b + 3, pool, max_workers))
+  if (!p || !g1_fb_build(&s.t1, &g1, n_vars + n_a + n_b + m, pool, max_workers, progress) ||
+      !g2_fb_build(&s.t2, &g2, n_b + 3, pool, max_workers, progress)) {
+    if (cuzk_progress_cancelled(progress)) err = CUZK_G16_ECANCELLED;
     goto done;
+  }
 
   /* The verifying key. */
   cuzk_fr vk1[3] = {alpha, beta, delta}, vk2[3] = {beta, gamma, delta};
   cuzk_g1_affine r1[3];
   cuzk_g2_affine r2[3];
-  if (!g1_fb_mul_many(r1, &s.t1, vk1, 3, NULL, 1) || !g2_fb_mul_many(r2, &s.t2, vk2, 3, NULL, 1))
+  if (g1_fb_mul_many(r1, &s.t1, vk1, 3, NULL, 1, NULL) ||
+      g2_fb_mul_many(r2, &s.t2, vk2, 3, NULL, 1, NULL))
     goto done;
   p->vk.alpha_g1 = r1[0];
   p->vk.beta_g1 = r1[1];
@@ -364,13 +385,16 @@ cuzk_g16_err cuzk_g16_generate(cuzk_g16_params **out, cuzk_cs *cs, const uint8_t
   p->vk.gamma_g2 = r2[1];
   p->vk.delta_g2 = r2[2];
 
-  /* the query vectors, each reported as it starts; written counts their points done */
+  /* the query vectors, each reported as it starts; written counts their points done; a cancel
+   * (progress->cancel) stops them between chunks */
   uint64_t written = 0;
-#define GEN_VECTOR(name, mul, dst, t, k, cnt)               \
-  do {                                                      \
-    cuzk_progress_report(progress, name, written, total);   \
-    if (!mul(dst, t, k, cnt, pool, max_workers)) goto done; \
-    written += (cnt);                                       \
+#define GEN_VECTOR(name, mul, dst, t, k, cnt)                                      \
+  do {                                                                             \
+    cuzk_progress_report(progress, name, written, total);                          \
+    if ((err = mul(dst, t, k, cnt, pool, max_workers, progress)) != CUZK_G16_OK) { \
+      goto done;                                                                   \
+    }                                                                              \
+    written += (cnt);                                                              \
   } while (0)
   GEN_VECTOR("ic", g1_fb_mul_many, p->vk.ic, &s.t1, s.ext, n_in);
   GEN_VECTOR("l", g1_fb_mul_many, p->l, &s.t1, s.ext + n_in, n_aux);

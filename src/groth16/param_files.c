@@ -29,9 +29,10 @@ cuzk_g16_err cuzk_g16_pvk_load(const char *base, cuzk_g16_pvk **pvk, char *msg, 
 }
 
 cuzk_g16_err cuzk_g16_params_decode(const cuzk_file_map *m, const char *path, cuzk_pool *pool,
-                                    cuzk_g16_params **params, char *msg, size_t len) {
+                                    const _Atomic int *cancel, cuzk_g16_params **params, char *msg,
+                                    size_t len) {
   cuzk_g16_read_error re = {0, NULL, 0};
-  cuzk_g16_read_opts ro = {false, pool, 0};
+  cuzk_g16_read_opts ro = {false, pool, 0, cancel};
   cuzk_g16_err e = cuzk_g16_params_read(params, m->data, m->len, &ro, &re);
   if (!e) return CUZK_G16_OK;
   if (re.what)
@@ -40,8 +41,9 @@ cuzk_g16_err cuzk_g16_params_decode(const cuzk_file_map *m, const char *path, cu
   return fail(msg, len, e, "%s: %s", path, cuzk_g16_strerror(e));
 }
 
-cuzk_g16_err cuzk_g16_params_load(const char *base, cuzk_pool *pool, cuzk_g16_params **params,
-                                  cuzk_g16_pvk **pvk, char *msg, size_t len) {
+cuzk_g16_err cuzk_g16_params_load(const char *base, cuzk_pool *pool, const _Atomic int *cancel,
+                                  cuzk_g16_params **params, cuzk_g16_pvk **pvk, char *msg,
+                                  size_t len) {
   char path[4200];
   *params = NULL;
   cuzk_g16_err e = cuzk_g16_pvk_load(base, pvk, msg, len);
@@ -52,7 +54,7 @@ cuzk_g16_err cuzk_g16_params_load(const char *base, cuzk_pool *pool, cuzk_g16_pa
     e = fail(msg, len, CUZK_G16_EIO, "%s: %s", path, cuzk_g16_strerror(CUZK_G16_EIO));
   } else {
     cuzk_file_map_sequential(&m);
-    e = cuzk_g16_params_decode(&m, path, pool, params, msg, len);
+    e = cuzk_g16_params_decode(&m, path, pool, cancel, params, msg, len);
   }
   cuzk_file_map_close(&m);
   if (e) {
@@ -90,6 +92,7 @@ cuzk_g16_err cuzk_g16_setup_test_params(const char *base, uint64_t sector_bytes,
   if (!base || !synth) return fail(msg, len, CUZK_G16_EINVAL, "setup: NULL argument");
   cuzk_cs_opts o;
   cuzk_cs_opts_default(&o, CUZK_CS_RECORD);
+  o.cancel = progress ? progress->cancel : NULL; /* the blank synthesis stops too */
   cuzk_cs *cs;
   if (cuzk_cs_create(&cs, &o)) return fail(msg, len, CUZK_G16_ENOMEM, "setup: out of memory");
   char sub[512] = "";

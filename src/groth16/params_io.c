@@ -148,6 +148,8 @@ typedef struct {
   size_t n;
   bool g2, subgroup;
   _Atomic size_t first_bad; /* lowest failing index found so far; n if none */
+  const _Atomic int *cancel;
+  atomic_bool cancelled;
 } decode_job;
 
 static void decode_range(void *ctx, size_t begin, size_t end) {
@@ -156,6 +158,11 @@ static void decode_range(void *ctx, size_t begin, size_t end) {
   for (size_t i = begin; i < end; i++) {
     /* Past a known failure nothing can become the reported one. */
     if (i >= atomic_load_explicit(&j->first_bad, memory_order_relaxed)) return;
+    if (j->cancel && (i - begin) % CUZK_G16_READ_CANCEL_POINTS == 0 &&
+        atomic_load_explicit(j->cancel, memory_order_relaxed)) {
+      atomic_store(&j->cancelled, true);
+      return;
+    }
     if (decode_point(j->dst + i * dsz, j->src + i * ssz, j->g2, j->subgroup) == CUZK_G16_OK)
       continue;
     size_t cur = atomic_load_explicit(&j->first_bad, memory_order_relaxed);
@@ -169,12 +176,15 @@ static void decode_range(void *ctx, size_t begin, size_t end) {
 /* Decodes vector k into dst; on failure reports its lowest bad element. */
 static cuzk_g16_err decode_vector(void *dst, const uint8_t *buf, const span *s, int k,
                                   bool subgroup, cuzk_pool *pool, unsigned max_workers,
-                                  cuzk_g16_read_error *err) {
+                                  const _Atomic int *cancel, cuzk_g16_read_error *err) {
   if (s->n == 0) return CUZK_G16_OK;
   bool g2 = k == V_B2;
-  decode_job j = {.src = buf + s->off, .dst = dst, .n = s->n, .g2 = g2, .subgroup = subgroup};
+  decode_job j = {
+      .src = buf + s->off, .dst = dst, .n = s->n, .g2 = g2, .subgroup = subgroup, .cancel = cancel};
   atomic_init(&j.first_bad, s->n);
+  atomic_init(&j.cancelled, false);
   cuzk_parallel_for(pool, s->n, 0, decode_range, &j, max_workers);
+  if (atomic_load(&j.cancelled)) return CUZK_G16_ECANCELLED;
   size_t bad = atomic_load(&j.first_bad);
   if (bad == s->n) return CUZK_G16_OK;
   size_t ssz = g2 ? G2U : G1U;
@@ -202,7 +212,7 @@ static cuzk_g16_err decode_vk(cuzk_g16_vk *vk, const uint8_t *buf, const layout 
     }
     pos += vk_fixed[i].g2 ? G2U : G1U;
   }
-  return decode_vector(vk->ic, buf, &lo->v[V_IC], V_IC, true, pool, max_workers, err);
+  return decode_vector(vk->ic, buf, &lo->v[V_IC], V_IC, true, pool, max_workers, NULL, err);
 }
 
 cuzk_g16_err cuzk_g16_vk_read(cuzk_g16_vk **out, const uint8_t *buf, size_t len,
@@ -242,7 +252,8 @@ cuzk_g16_err cuzk_g16_params_read(cuzk_g16_params **out, const uint8_t *buf, siz
   e = decode_vk(&p->vk, buf, &lo, o.pool, o.max_workers, err);
   void *dst[V_COUNT] = {p->vk.ic, p->h, p->l, p->a, p->b_g1, p->b_g2};
   for (int k = V_H; k < V_COUNT && e == CUZK_G16_OK; k++)
-    e = decode_vector(dst[k], buf, &lo.v[k], k, o.check_subgroup, o.pool, o.max_workers, err);
+    e = decode_vector(dst[k], buf, &lo.v[k], k, o.check_subgroup, o.pool, o.max_workers, o.cancel,
+                      err);
   if (e != CUZK_G16_OK) {
     cuzk_g16_params_free(p);
     return e;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* The constraint system core: creation, variables, and what enforce does in each mode. */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -130,6 +131,7 @@ cuzk_r1cs_err cuzk_cs_create(cuzk_cs **out, const cuzk_cs_opts *o) {
   cs->head.keep_names = o->mode == CUZK_CS_CHECK;
   cs->track_density = o->mode == CUZK_CS_PROVE || cs->count_nnz;
   cs->keep_kind = o->mode == CUZK_CS_WITNESS;
+  cs->cancel = o->cancel;
   bool ok = grow_inputs(cs, 64) && grow_aux(cs, o->hint_aux > 1024 ? o->hint_aux : 1024) &&
             grow_cons(cs, o->hint_constraints > 1024 ? o->hint_constraints : 1024) &&
             (!cs->compact || coef_dict_init(&cs->dict));
@@ -322,6 +324,9 @@ void cuzk_cs_enforce(cuzk_cs *cs, const char *name, cuzk_lc *a, cuzk_lc *b, cuzk
     cs_fail_grow(cs);
     goto out;
   }
+  if (cs->cancel && row % CUZK_CS_CANCEL_ROWS == 0 &&
+      atomic_load_explicit(cs->cancel, memory_order_relaxed))
+    cs_fail(cs, CUZK_R1CS_ECANCELLED);
   if (cs->err != CUZK_R1CS_OK) {
     cs->n_cons = row + 1; /* keep counting; store nothing */
     goto out;
@@ -417,6 +422,7 @@ const char *cuzk_r1cs_strerror(cuzk_r1cs_err e) {
   case CUZK_R1CS_ESHAPE:
     return "the synthesis does not match the recorded layout of its circuit (a segment did not "
            "end at its mark)";
+  case CUZK_R1CS_ECANCELLED: return "cancelled";
   }
   return "unknown r1cs error";
 }

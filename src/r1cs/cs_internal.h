@@ -29,6 +29,7 @@ struct cuzk_cs {
   bool compact;       /* RECORD with record_compact: coefficients as indices into dict */
 
   size_t n_inputs, n_aux, n_cons;
+  const _Atomic int *cancel;           /* cuzk_cs_opts.cancel */
   size_t input_cap, aux_cap, cons_cap; /* elements every per-variable/per-row array can hold */
 
   cuzk_vec inputs, aux; /* cuzk_fr, when has_values */

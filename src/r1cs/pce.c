@@ -160,12 +160,13 @@ cuzk_r1cs_err pce_finish(cuzk_pce *p) {
   return CUZK_R1CS_OK;
 }
 
-cuzk_r1cs_err cuzk_pce_record(cuzk_pce **out, cuzk_pce_blank_fn blank, const void *ctx, char *msg,
-                              size_t len) {
+cuzk_r1cs_err cuzk_pce_record(cuzk_pce **out, cuzk_pce_blank_fn blank, const void *ctx,
+                              const _Atomic int *cancel, char *msg, size_t len) {
   *out = NULL;
   cuzk_cs_opts o;
   cuzk_cs_opts_default(&o, CUZK_CS_RECORD);
   o.record_compact = true; /* 6 bytes a term: the matrices move into the evaluator */
+  o.cancel = cancel;
   cuzk_cs *cs = NULL;
   cuzk_r1cs_err e = cuzk_cs_create(&cs, &o);
   if (!e && !blank(ctx, cs, msg, len)) {

@@ -9,6 +9,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -166,7 +167,8 @@ static const char *check_structure(const cuzk_pce *p) {
 }
 
 cuzk_r1cs_err cuzk_pce_read_file(cuzk_pce **out, const char *path, const char *circuit_id,
-                                 const uint8_t tag[32], char *msg, size_t msg_len) {
+                                 const uint8_t tag[32], const _Atomic int *cancel, char *msg,
+                                 size_t msg_len) {
   if (!out || !path || !circuit_id) return CUZK_R1CS_EINVAL;
   *out = NULL;
   int fd = open(path, O_RDONLY);
@@ -221,10 +223,16 @@ cuzk_r1cs_err cuzk_pce_read_file(cuzk_pce **out, const char *path, const char *c
     cuzk_sha256_ctx sc;
     uint8_t digest[32];
     cuzk_sha256_init(&sc);
-    for (size_t i = 0; i < n && !why; i++) {
-      if (!read_all(fd, pc[i].p, pc[i].bytes)) why = "cannot read its body";
-      cuzk_sha256_update(&sc, pc[i].p, pc[i].bytes);
-    }
+    for (size_t i = 0; i < n && !why; i++) /* a chunk at a time: the cancel flag between */
+      for (size_t at = 0; at < pc[i].bytes && !why; at += CHUNK) {
+        size_t k = pc[i].bytes - at < CHUNK ? pc[i].bytes - at : CHUNK;
+        if (cancel && atomic_load_explicit(cancel, memory_order_relaxed))
+          why = "cancelled", e = CUZK_R1CS_ECANCELLED;
+        else if (!read_all(fd, (uint8_t *)pc[i].p + at, k))
+          why = "cannot read its body";
+        else
+          cuzk_sha256_update(&sc, (const uint8_t *)pc[i].p + at, k);
+      }
     cuzk_sha256_final(&sc, digest);
     if (!why && memcmp(digest, h.body_sha256, 32)) why = "corrupt: its body's SHA-256 differs";
   }

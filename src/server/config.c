@@ -340,14 +340,24 @@ static bool set_budget(const keydef *d, loader *L, const char *key, const cuzk_t
   return set_size_common(d, L, key, v, true, 0);
 }
 
-/* The bytes the engine counts for the smallest request of the kind that must always be admitted:
+/* The bytes the engine charges for the smallest request of the kind that must always be admitted:
  * one 2 KiB sector's WinningPoSt vanilla proof (its input is the sectors' vanilla proofs,
  * docs/post.md "Vanilla proof bytes"; larger sectors' are larger). docs/config.md "Checks at
  * start". */
 static uint64_t smallest_winning_request(void) {
   const cuzk_post_proof *p = NULL;
   if (cuzk_post_proof_for(&p, CUZK_POST_WINNING, 2048) != CUZK_POST_OK) return 0;
-  return cuzk_post_vanilla_size(p) * p->vanilla_sectors;
+  /* as the engine charges it (payload, lengths, the job record: docs/engine.md "Admission") */
+  size_t lens[8];
+  const uint8_t *pieces[8] = {NULL};
+  size_t n = p->vanilla_sectors < 8 ? p->vanilla_sectors : 8;
+  for (size_t i = 0; i < n; i++)
+    lens[i] = cuzk_post_vanilla_size(p);
+  cuzk_job_request r = {.kind = CUZK_KIND_WINNING_POST,
+                        .vanilla_proofs = pieces,
+                        .vanilla_proofs_len = lens,
+                        .n_vanilla_proofs = n};
+  return cuzk_engine_input_charge(&r);
 }
 
 /* scheduler.max_queued_bytes: "auto" or a size that leaves room for a WinningPoSt, which may use

@@ -8,7 +8,10 @@
  *
  *   NEW    a call arrived: post a replacement request, start CLOSE, then RECV (or, for an unknown
  *          method, SEND with UNIMPLEMENTED)
- *   RECV   the request message: flatten it and hand it to the handler
+ *   RECV   the request message: flatten it and hand it to the handler — a request of
+ *          CUZK_RPC_BULK_BYTES or more on a bulk thread, so that copying and decoding it never
+ *          holds a CQ thread (the CQ threads also drive the sockets: busy in two large requests,
+ *          they would leave every other call, GetStatus too, unread until both were done)
  *   CLOSE  RECV_CLOSE_ON_SERVER, posted at call start so that a cancel, disconnect or deadline is
  *          seen while the application still works on the call: fires the cancel callback
  *   SEND   the reply (initial metadata, message, status), started by cuzk_rpc_reply
@@ -362,6 +365,8 @@ struct cuzk_rpc_call {
   pthread_t cb_thread;
   void (*on_cancel)(void *);
   void *on_cancel_user;
+  cuzk_rpc_call *bulk_next; /* srv's bulk queue */
+  size_t bulk_bytes;        /* its request's size while queued for or held by a bulk thread */
 };
 
 enum phase { RUNNING, DRAINING, CLOSED };
@@ -381,6 +386,16 @@ struct cuzk_rpc_server {
   bool grpc_inited;
   pthread_t *threads;
   unsigned n_threads;
+
+  /* Requests of CUZK_RPC_BULK_BYTES or more wait here for the bulk threads (RECV tag still
+   * outstanding). bulk_bytes: their sizes, queued or in a handler; at most bulk_cap, beyond which
+   * a CQ thread waits for room (the one backpressure left: memory stays bounded). */
+  pthread_t bulk[CUZK_RPC_BULK_THREADS];
+  unsigned n_bulk;
+  pthread_cond_t bulk_cv; /* the queue has work, or bulk_quit */
+  cuzk_rpc_call *bulk_head, **bulk_tail;
+  size_t bulk_bytes, bulk_cap;
+  bool bulk_quit;
 
   char **methods;
   unsigned n_methods;
@@ -555,7 +570,9 @@ static void on_new(cuzk_rpc_server *s, cuzk_rpc_call *c, bool ok) {
   pthread_mutex_unlock(&s->mu);
 }
 
-static void on_recv(cuzk_rpc_server *s, cuzk_rpc_call *c, bool ok) {
+/* The request of c to the handler, then the RECV tag released: on a CQ thread for small
+ * requests, on a bulk thread for large ones. */
+static void handle_request(cuzk_rpc_server *s, cuzk_rpc_call *c, bool ok) {
   grpc_slice flat = grpc_empty_slice();
   bool have = ok && c->req;
   if (have) { /* flatten outside the lock: protobuf-c needs contiguous bytes */
@@ -582,6 +599,56 @@ static void on_recv(cuzk_rpc_server *s, cuzk_rpc_call *c, bool ok) {
   pthread_mutex_lock(&s->mu);
   call_release_tag_locked(c);
   pthread_mutex_unlock(&s->mu);
+}
+
+static void on_recv(cuzk_rpc_server *s, cuzk_rpc_call *c, bool ok) {
+  size_t n = ok && c->req ? grpc_byte_buffer_length(c->req) : 0;
+  if (n < CUZK_RPC_BULK_BYTES || !s->n_bulk) {
+    handle_request(s, c, ok);
+    return;
+  }
+  pthread_mutex_lock(&s->mu);
+  while (s->bulk_bytes && s->bulk_bytes + n > s->bulk_cap)
+    pthread_cond_wait(&s->cv, &s->mu);
+  s->bulk_bytes += n;
+  c->bulk_bytes = n;
+  c->bulk_next = NULL;
+  *s->bulk_tail = c;
+  s->bulk_tail = &c->bulk_next;
+  pthread_cond_signal(&s->bulk_cv);
+  pthread_mutex_unlock(&s->mu);
+}
+
+static void *bulk_thread(void *arg) {
+  cuzk_rpc_server *s = arg;
+  pthread_mutex_lock(&s->mu);
+  for (;;) {
+    while (!s->bulk_head && !s->bulk_quit)
+      pthread_cond_wait(&s->bulk_cv, &s->mu);
+    cuzk_rpc_call *c = s->bulk_head;
+    if (!c) break;
+    s->bulk_head = c->bulk_next;
+    if (!s->bulk_head) s->bulk_tail = &s->bulk_head;
+    size_t n = c->bulk_bytes; /* c may be freed once handled */
+    pthread_mutex_unlock(&s->mu);
+    handle_request(s, c, true);
+    pthread_mutex_lock(&s->mu);
+    s->bulk_bytes -= n;
+    pthread_cond_broadcast(&s->cv); /* room for a CQ thread waiting to queue */
+  }
+  pthread_mutex_unlock(&s->mu);
+  return NULL;
+}
+
+/* Once no tag is outstanding (the queue is empty): the bulk threads exit. */
+static void stop_bulk(cuzk_rpc_server *s) {
+  pthread_mutex_lock(&s->mu);
+  s->bulk_quit = true;
+  pthread_cond_broadcast(&s->bulk_cv);
+  pthread_mutex_unlock(&s->mu);
+  for (unsigned i = 0; i < s->n_bulk; i++)
+    pthread_join(s->bulk[i], NULL);
+  s->n_bulk = 0;
 }
 
 static void on_close(cuzk_rpc_server *s, cuzk_rpc_call *c, bool ok) {
@@ -628,6 +695,7 @@ static void *cq_thread(void *arg) {
 /* ---- calls: the application's side -------------------------------------------------------- */
 
 static void server_free_memory(cuzk_rpc_server *s) {
+  pthread_cond_destroy(&s->bulk_cv);
   pthread_cond_destroy(&s->cv);
   pthread_mutex_destroy(&s->mu);
   free(s);
@@ -753,6 +821,7 @@ static void stop_grpc(cuzk_rpc_server *s, unsigned grace_ms) {
     s->live = NULL;
     pthread_mutex_unlock(&s->mu);
   }
+  stop_bulk(s);
   grpc_server_destroy(s->server);
   s->server = NULL;
   grpc_completion_queue_shutdown(s->cq);
@@ -846,7 +915,9 @@ cuzk_rpc_err cuzk_rpc_server_start(cuzk_rpc_server **out, const cuzk_rpc_server_
   pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
   pthread_cond_init(&s->cv, &ca);
   pthread_condattr_destroy(&ca);
+  pthread_cond_init(&s->bulk_cv, NULL);
   pthread_mutex_init(&s->mu, NULL);
+  s->bulk_tail = &s->bulk_head;
   s->refs = 1;
   s->t_shutdown.kind = TAG_SHUTDOWN;
   s->handler = o->handler;
@@ -921,6 +992,13 @@ cuzk_rpc_err cuzk_rpc_server_start(cuzk_rpc_server **out, const cuzk_rpc_server_
   if (tls) grpc_server_credentials_release(tls);
   if (e) goto out;
 
+  /* large requests' queue: 4 of the largest at once, then CQ threads wait for room */
+  s->bulk_cap = 4 * (size_t)max;
+  for (; s->n_bulk < CUZK_RPC_BULK_THREADS; s->n_bulk++)
+    if (pthread_create(&s->bulk[s->n_bulk], NULL, bulk_thread, s) != 0) {
+      e = fail(err, errlen, CUZK_RPC_ESYS, "cannot start bulk thread %u", s->n_bulk);
+      goto out;
+    }
   for (; s->n_threads < nthreads; s->n_threads++)
     if (pthread_create(&s->threads[s->n_threads], NULL, cq_thread, s) != 0) {
       e = fail(err, errlen, CUZK_RPC_ESYS, "cannot start transport thread %u", s->n_threads);

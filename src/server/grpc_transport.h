@@ -26,6 +26,10 @@
 #include "cuzk/rpc.h"
 
 #define CUZK_RPC_DEFAULT_MAX_MESSAGE ((size_t)128 << 20) /* server, both directions */
+/* Requests of this size or more reach the handler on one of CUZK_RPC_BULK_THREADS threads of
+ * their own, never on a thread that drives the sockets (docs/server.md "How a call flows"). */
+#define CUZK_RPC_BULK_BYTES ((size_t)1 << 20)
+#define CUZK_RPC_BULK_THREADS 2
 
 /* ---- server ------------------------------------------------------------------------------- */
 
@@ -35,7 +39,8 @@ typedef struct cuzk_rpc_call cuzk_rpc_call;
 /* Called on a transport thread for each call to a known method, with the request's serialized
  * message (valid only during the call); several calls may be in handlers at once. Must return
  * quickly (the transport threads also drive the sockets): hand the work on, and answer later
- * with cuzk_rpc_reply from any thread. */
+ * with cuzk_rpc_reply from any thread. A request of CUZK_RPC_BULK_BYTES or more comes on a bulk
+ * thread instead, which drives no socket: decoding and copying it there holds up no other call. */
 typedef void (*cuzk_rpc_handler_fn)(void *user, cuzk_rpc_call *call, unsigned method,
                                     const uint8_t *req, size_t len);
 

@@ -117,6 +117,77 @@ static bool submit(cuzk_service *s, cuzk_rpc_call *call, const Cuzk__V1__SubmitP
   return false;
 }
 
+/* ---- bounds before decoding -------------------------------------------------------------------
+ * protobuf-c unpacks a message whole: for every element of a repeated field it records where the
+ * element lies, then fills an array entry, before the service sees any of it. A list of millions of
+ * empty elements (2 bytes each on the wire) would so cost tens of bytes each in the daemon before
+ * the engine could refuse it. The wire bytes are therefore walked first — a loop over the fields'
+ * keys and lengths, nothing allocated — and a list longer than its kind can use is refused at
+ * once (docs/server.md "The service"). The walk only counts; protobuf-c still judges the message,
+ * and the engine checks the decoded list again (cuzk_engine_check_vanilla_count). */
+typedef struct {
+  uint64_t kind, proof; /* proof_kind (2), registered_proof (4): the last value on the wire */
+  size_t n_list;        /* elements of vanilla_proofs (11) */
+} wire_scan;
+
+static bool wire_varint(const uint8_t **p, const uint8_t *end, uint64_t *v) {
+  uint64_t x = 0;
+  for (unsigned shift = 0; shift < 64 && *p < end; shift += 7) {
+    uint8_t b = *(*p)++;
+    x |= (uint64_t)(b & 0x7f) << shift;
+    if (!(b & 0x80)) {
+      *v = x;
+      return true;
+    }
+  }
+  return false;
+}
+
+/* The fields of one message in [p, end): a SubmitProofRequest's, or (prove) a ProveRequest's,
+ * whose field 1 is walked as a SubmitProofRequest. false if the bytes are not a message. */
+static bool scan_fields(const uint8_t *p, const uint8_t *end, bool prove, wire_scan *w) {
+  while (p < end) {
+    uint64_t key, v;
+    if (!wire_varint(&p, end, &key)) return false;
+    uint64_t field = key >> 3;
+    switch (key & 7) {
+    case 0: /* varint */
+      if (!wire_varint(&p, end, &v)) return false;
+      if (!prove && field == 2) w->kind = v;
+      if (!prove && field == 4) w->proof = v;
+      break;
+    case 1: /* 64-bit */
+      if (end - p < 8) return false;
+      p += 8;
+      break;
+    case 5: /* 32-bit */
+      if (end - p < 4) return false;
+      p += 4;
+      break;
+    case 2: /* length-delimited */
+      if (!wire_varint(&p, end, &v) || v > (uint64_t)(end - p)) return false;
+      if (prove && field == 1 && !scan_fields(p, p + v, false, w)) return false;
+      if (!prove && field == 11) w->n_list++;
+      p += v;
+      break;
+    default: return false; /* groups: left to protobuf-c */
+    }
+  }
+  return true;
+}
+
+/* true if the call was answered: the request's vanilla_proofs are more than its kind can use. */
+static bool refuse_long_list(cuzk_rpc_call *call, const uint8_t *req, size_t len, bool prove) {
+  wire_scan w = {0, 0, 0};
+  if (!scan_fields(req, req + len, prove, &w)) return false; /* protobuf-c will refuse it */
+  cuzk_proof_kind k =
+      w.kind <= CUZK_KIND_WINNING_POST ? (cuzk_proof_kind)w.kind : CUZK_KIND_UNSPECIFIED;
+  char msg[256];
+  if (!cuzk_engine_check_vanilla_count(k, w.proof, w.n_list, msg, sizeof msg)) return false;
+  reply_error(call, CUZK_RPC_STATUS_INVALID_ARGUMENT, "%s", msg);
+  return true;
+}
+
 /* ---- waiting (Prove, AwaitProof) --------------------------------------------------------------
  */
 
@@ -194,6 +265,7 @@ static void wait_for(cuzk_service *s, cuzk_rpc_call *call, const char *job_id, b
  */
 
 static void rpc_submit(cuzk_service *s, cuzk_rpc_call *call, const uint8_t *req, size_t len) {
+  if (refuse_long_list(call, req, len, false)) return;
   Cuzk__V1__SubmitProofRequest *r = cuzk__v1__submit_proof_request__unpack(NULL, len, req);
   if (!r) {
     reply_error(call, CUZK_RPC_STATUS_INVALID_ARGUMENT, "SubmitProofRequest: malformed message");
@@ -211,6 +283,7 @@ static void rpc_submit(cuzk_service *s, cuzk_rpc_call *call, const uint8_t *req,
 }
 
 static void rpc_prove(cuzk_service *s, cuzk_rpc_call *call, const uint8_t *req, size_t len) {
+  if (refuse_long_list(call, req, len, true)) return;
   Cuzk__V1__ProveRequest *r = cuzk__v1__prove_request__unpack(NULL, len, req);
   if (!r) {
     reply_error(call, CUZK_RPC_STATUS_INVALID_ARGUMENT, "ProveRequest: malformed message");

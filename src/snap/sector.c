@@ -133,7 +133,7 @@ cuzk_snap_err cuzk_snap_sector_update(cuzk_snap_sector **out, const cuzk_snap_pr
   }
   s->p = p;
   whole w = {progress, 0};
-  cuzk_progress seal = {seal_step, &w};
+  cuzk_progress seal = {seal_step, &w, NULL};
   cuzk_snap_err e = seal_cc(s, prover_id, sector_id, ticket, pool, &seal, msg, msg_len);
   if (!e) e = update(s, data ? data : zeros, pool, &w, msg, msg_len);
   free(zeros);

@@ -321,22 +321,36 @@ static void test_engine_checks(void) {
    * count, 2 levels of arity 8: count, 7 hashes, index), comm_c, comm_r_last */
   const uint64_t winning_2k = 8 + 32 + 8 + 8 + 66 * (4 + 32 + 32 + 8 + 2 * (8 + 7 * 32 + 8)) + 64;
   CHECK(winning_2k == 36816);
-  char text[128], want[CUZK_CONFIG_ERR_LEN];
-  static const char *const small[] = {"\"1B\"", "\"16KiB\"", "36815"};
-  static const uint64_t small_b[] = {1, 16384, 36815};
-  for (int t = 0; t < 3; t++) {
+  /* ... as the engine charges it: the payload, one length, no request_id (its NUL), the job's
+   * record (docs/engine.md "Admission") */
+  size_t len1 = (size_t)winning_2k;
+  const uint8_t *piece = NULL;
+  cuzk_job_request r = {.kind = CUZK_KIND_WINNING_POST,
+                        .vanilla_proofs = &piece,
+                        .vanilla_proofs_len = &len1,
+                        .n_vanilla_proofs = 1};
+  const uint64_t floor = cuzk_engine_input_charge(&r);
+  CHECK_MSG(floor >= winning_2k + 8 + 1 && floor < winning_2k + 8192, "floor %llu",
+            (unsigned long long)floor);
+  char text[128], want[CUZK_CONFIG_ERR_LEN], floor_s[32];
+  snprintf(floor_s, sizeof floor_s, "%llu", (unsigned long long)floor);
+  const char *small[] = {"\"1B\"", "\"16KiB\"", "36816", floor_s};
+  const uint64_t small_b[] = {1, 16384, 36816, floor - 1};
+  snprintf(floor_s, sizeof floor_s, "%llu", (unsigned long long)(floor - 1));
+  for (int t = 0; t < 4; t++) {
     snprintf(text, sizeof text, "[scheduler]\nmax_queued_bytes = %s\n", small[t]);
     snprintf(want, sizeof want,
              "test.toml: scheduler.max_queued_bytes: %llu bytes is less than the smallest "
-             "request, a 2 KiB WinningPoSt (36816 bytes): every WinningPoSt would be refused "
+             "request, a 2 KiB WinningPoSt (%llu bytes): every WinningPoSt would be refused "
              "(line 2)",
-             (unsigned long long)small_b[t]);
+             (unsigned long long)small_b[t], (unsigned long long)floor);
     expect_fail(text, want);
   }
   cuzk_daemon_config c;
-  char err[CUZK_CONFIG_ERR_LEN];
-  static const char *const fine[] = {"36816", "\"auto\"", "\"1GiB\""};
-  static const uint64_t fine_b[] = {36816, 0, UINT64_C(1) << 30};
+  char err[CUZK_CONFIG_ERR_LEN], fine0[32];
+  snprintf(fine0, sizeof fine0, "%llu", (unsigned long long)floor);
+  const char *fine[] = {fine0, "\"auto\"", "\"1GiB\""};
+  const uint64_t fine_b[] = {floor, 0, UINT64_C(1) << 30};
   for (int t = 0; t < 3; t++) {
     snprintf(text, sizeof text, "[scheduler]\nmax_queued_bytes = %s\n", fine[t]);
     CHECK(cuzk_config_defaults(&c, err));

@@ -16,6 +16,7 @@ usage: test_daemon_start.py --daemon D --bench B
 """
 import argparse
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -43,13 +44,17 @@ class Run:
             f.write(text)
         return path
 
-    def refused(self, text, want, *args):
-        """The daemon with this configuration (and extra arguments) exits 2, want on stderr."""
+    def refused(self, text, want, *args, prefix=False):
+        """The daemon with this configuration (and extra arguments) exits 2, want on stderr (with
+        prefix, stderr starts with it); returns stderr."""
         cfg = self.config(text)
         r = subprocess.run([self.exe, "-c", cfg, *args], capture_output=True, text=True,
                            cwd=self.work, timeout=60)
-        check(r.returncode == 2 and f"cuzk-daemon: {want}\n" == r.stderr,
+        got = r.stderr.startswith(f"cuzk-daemon: {want}") if prefix else \
+            f"cuzk-daemon: {want}\n" == r.stderr
+        check(r.returncode == 2 and got,
               f"refused: {want!r}\n  rc {r.returncode}, stderr {r.stderr!r}")
+        return r.stderr
 
     def spawn(self, text, *args):
         """The daemon started on this configuration: (process, log path), once " ready" or gone."""
@@ -117,10 +122,15 @@ def main():
     check("plaintext" not in text, "loopback and a unix socket: no warning")
 
     # single keys checked against the engine
-    run.refused(base + '[scheduler]\nmax_queued_bytes = "16KiB"\n',
-                f"{src(run.n + 1)}: scheduler.max_queued_bytes: 16384 bytes is less than the "
-                "smallest request, a 2 KiB WinningPoSt (36816 bytes): every WinningPoSt would be "
-                "refused (line 4)")
+    # the floor is the engine's charge for one 2 KiB sector's 36816-byte vanilla proof (its
+    # lengths and job record added: test_config pins the figure)
+    text = run.refused(base + '[scheduler]\nmax_queued_bytes = "16KiB"\n',
+                       f"{src(run.n + 1)}: scheduler.max_queued_bytes: 16384 bytes is less than "
+                       "the smallest request, a 2 KiB WinningPoSt (", prefix=True)
+    m = re.search(r"a 2 KiB WinningPoSt \((\d+) bytes\): every WinningPoSt would be refused "
+                  r"\(line 4\)", text or "")
+    check(m is not None and 36816 + 9 <= int(m.group(1)) < 36816 + 8192,
+          f"max_queued_bytes floor in: {text}")
     run.refused(base + '[srs]\npreload = ["winning-2k", "winning-1t"]\n',
                 f'{src(run.n + 1)}: srs.preload: unknown parameter set id "winning-1t" (an id is '
                 "KIND-SIZE, KIND one of porep, snap, wpost, winning, SIZE one of 2k, 8m, 512m, 32g, "

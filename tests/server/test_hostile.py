@@ -16,7 +16,17 @@ hole a client once found, the behaviour now, and that valid requests are still p
   6. HTTP status: /metrics answered beside 40 idle connections; two pipelined requests answered or
      the second refused cleanly;
   7. config: a value the engine cannot take (pipeline.prove_workers = 64) is refused at start
-     naming the key and line.
+     naming the key and line;
+  8. vanilla_proofs longer than the kind can use (issue #29): two concurrent 32 MiB SubmitProofs,
+     each a 2 KiB WindowPoSt request of 16 M empty elements (2 bytes each on the wire), are
+     INVALID_ARGUMENT naming the field, the count and the bound, RSS grows by less than 300 MB
+     (it grew by 839 MiB when every element was decoded and queued) and GetStatus, called
+     meanwhile from another connection, answers each time within 1 s (the elements' decoding
+     once held every transport thread for 3.5 s); a PoRep job with a vanilla_proofs element and a
+     Prove of 3 WindowPoSt elements are refused the same way;
+  9. memory given back after cancelled jobs (issue #29): on a second daemon (512 MiB budget)
+     with the pipeline held, 40 queued 8 MB jobs are cancelled; RSS drops by at least half of
+     what the flood added (it stayed up until memory.idle_release before). Not with --fast.
 The jobs that held the pipeline, the WinningPoSt during the flood and one at the end are proven
 and accepted by `cuzk-bench verify`. --fast (sanitizer builds): the held jobs and the WinningPoSt
 during the flood are taken and cancelled (only the last one is proven), and the RSS bounds are
@@ -24,8 +34,12 @@ not asserted (ASan keeps freed blocks in quarantine).
 With --measure N: no checks; N submissions of 1 MB against a 256 MiB budget while three jobs
 hold the pipeline, printing the daemon's peak RSS and WinningPoSt latency idle vs during the
 flood (docs/performance.md "Daemon hardening figures").
+With --measure-empty K: no checks; K concurrent 32 MiB SubmitProofs of empty elements (8.) against
+a fresh daemon, printing their answers, the RSS growth and the slowest GetStatus meanwhile (any
+daemon binary: also one from before the bounds, for the figures in docs/performance.md).
+With --measure-give-back: no checks; 9. alone, printing the RSS figures.
 usage: test_hostile.py --daemon D --bench B --params DIR --proto-dir P --out DIR [--fast]
-       [--measure N]
+       [--measure N] [--measure-empty K] [--measure-give-back]
 """
 import argparse
 import json
@@ -90,12 +104,18 @@ level = "info"
 
 
 class Client:
-    def __init__(self, a, pb, pbg, sock, work):
+    def __init__(self, a, pb, pbg, sock, work, like=None):
+        """A client of the daemon at sock; its requests generated into work, or those of the
+        client like (another daemon's)."""
         self.a, self.pb, self.work = a, pb, work
         ch = grpc.insecure_channel(f"unix://{sock}",
                                    options=[("grpc.max_receive_message_length", 256 << 20),
                                             ("grpc.max_send_message_length", 256 << 20)])
         self.s = pbg.ProvingEngineStub(ch)
+        if like:
+            for k in ("c1_path", "c1", "win_path", "win", "wpost_path", "wpost"):
+                setattr(self, k, getattr(like, k))
+            return
         self.c1_path = os.path.join(work, "c1.json")
         r = bench(a.bench, "gen-vanilla", "porep", "--sector-size", "2KiB", "--data", "random:7",
                   "--miner-id", "1000", "--sector-num", "1", "-o", self.c1_path)
@@ -236,6 +256,101 @@ def cancel(c, pb, ids):
             pass  # ended, result forgotten
 
 
+def empty_list_request(pb, mib):
+    """A SubmitProofRequest of about mib MiB as raw bytes: a 2 KiB WindowPoSt partition
+    (StackedDrgWindow2KiBV1_1, 2 sectors) whose vanilla_proofs are empty elements, 2 bytes each
+    on the wire (field 11, length 0). Returns (bytes, elements)."""
+    head = (b"\x0a\x05empty" + bytes([0x10, pb.WINDOW_POST_PARTITION, 0x20, 10]) +
+            b"\xb2\x01\x20" + b"\x01" * 32)  # request_id, proof_kind, registered_proof, randomness
+    n = (mib * MB - len(head)) // 2
+    return head + b"\x5a\x00" * n, n
+
+
+def empty_list_flood(pb, pbg, sock, pid, msgs, mib):
+    """msgs concurrent SubmitProofs of empty_list_request(mib), each on its own connection, while
+    GetStatus is called in a loop from another one and the daemon's RSS is sampled every 20 ms.
+    Returns (answers: (status name, details) per call, RSS before, peak RSS, GetStatus latencies
+    in s while the calls were in flight)."""
+    raw, _ = empty_list_request(pb, mib)
+    opts = [("grpc.max_receive_message_length", 256 << 20),
+            ("grpc.max_send_message_length", 256 << 20)]
+    answers = [None] * msgs
+    before = rss_stable(pid)
+    peak = [before]
+    lat = []
+    done = threading.Event()
+
+    def send(k):
+        ch = grpc.insecure_channel(f"unix://{sock}", options=opts)
+        call = ch.unary_unary("/cuzk.v1.ProvingEngine/SubmitProof")
+        try:
+            call(raw, timeout=600)
+            answers[k] = ("OK", "")
+        except grpc.RpcError as e:
+            answers[k] = (e.code().name, e.details())
+        ch.close()
+
+    def sample():
+        while not done.is_set():
+            peak.append(rss_mb(pid))
+            time.sleep(0.02)
+
+    status = pbg.ProvingEngineStub(grpc.insecure_channel(f"unix://{sock}"))
+    status.GetStatus(pb.GetStatusRequest())  # connected before the flood
+    sampler = threading.Thread(target=sample)
+    sampler.start()
+    senders = [threading.Thread(target=send, args=(k,)) for k in range(msgs)]
+    for t in senders:
+        t.start()
+    while any(t.is_alive() for t in senders):
+        t0 = time.monotonic()
+        status.GetStatus(pb.GetStatusRequest(), timeout=600)
+        lat.append(time.monotonic() - t0)
+        time.sleep(0.01)
+    for t in senders:
+        t.join()
+    done.set()
+    sampler.join()
+    return answers, before, max(peak), lat
+
+
+def measure_empty(a, pb, pbg, work, k):
+    """--measure-empty K: k concurrent 32 MiB empty-element SubmitProofs against a fresh daemon."""
+    sock = os.path.join(work, "e.sock")
+    d = Daemon(a.daemon, work, config(sock, a.params, "64MiB", 1000, 100))
+    answers, before, peak, lat = empty_list_flood(pb, pbg, sock, d.p.pid, k, 32)
+    print(f"{k} x 32 MiB SubmitProof of {empty_list_request(pb, 32)[1]} empty elements: answers "
+          f"{answers}")
+    print(f"RSS {before:.0f} MB before, peak {peak:.0f} MB (+{peak - before:.0f}), "
+          f"{rss_stable(d.p.pid):.0f} MB after; GetStatus meanwhile: {len(lat)} calls, slowest "
+          f"{max(lat) if lat else 0:.3f} s")
+    d.p.terminate()
+    d.p.wait(timeout=600)
+    return 0
+
+
+def cancelled_flood(a, pb, pbg, work, like, n=40, size=8 * MB):
+    """9.: a second daemon (512 MiB budget: NORMAL share 384 MiB) with the pipeline held; n
+    submissions of size bytes queued, then cancelled. Returns (taken, RSS held, RSS with the
+    flood queued, RSS after the cancels)."""
+    sock = os.path.join(work, "g.sock")
+    wd = os.path.join(work, "give-back")
+    os.makedirs(wd, exist_ok=True)
+    d = Daemon(a.daemon, wd, config(sock, a.params, "512MiB", 1000, 100))
+    c = Client(a, pb, pbg, sock, wd, like=like)
+    held = c.hold_queue()
+    behind = c.queue_behind(1)  # the flood waits for two proofs, not one
+    before = rss_stable(d.p.pid)
+    taken, _ = c.flood(n, size, pb.NORMAL, "give-back")
+    flooded = rss_stable(d.p.pid)
+    cancel(c, pb, taken)
+    after = rss_stable(d.p.pid)
+    cancel(c, pb, behind + held)
+    d.p.terminate()
+    d.p.wait(timeout=600)
+    return taken, before, flooded, after
+
+
 def measure(a, pb, pbg, work, n):
     """1) n x 1 MB while three jobs hold the pipeline: taken, refused, peak RSS; 2) WinningPoSt
     latency idle and during such a flood (three rounds each). A CRITICAL job waiting releases the
@@ -298,11 +413,21 @@ def main():
         ap.add_argument(k, required=True)
     ap.add_argument("--fast", action="store_true")
     ap.add_argument("--measure", type=int, default=0)
+    ap.add_argument("--measure-empty", type=int, default=0)
+    ap.add_argument("--measure-give-back", action="store_true")
     a = ap.parse_args()
     pb, pbg = stubs(a.proto_dir, a.out)
     work = tempfile.mkdtemp(prefix="cuzk-hostile-")
     if a.measure:
         return measure(a, pb, pbg, work, a.measure)
+    if a.measure_empty:
+        return measure_empty(a, pb, pbg, work, a.measure_empty)
+    if a.measure_give_back:
+        taken, held, flooded, after = cancelled_flood(
+            a, pb, pbg, work, Client(a, pb, pbg, os.path.join(work, "none.sock"), work))
+        print(f"{len(taken)} x 8 MB queued behind a held pipeline, then cancelled: RSS {held:.0f} MB "
+              f"held, {flooded:.0f} MB queued, {after:.0f} MB after the cancels")
+        return 0
     Done = pb.AwaitProofResponse
 
     # 7. config ranges: refused at start, naming key and line
@@ -488,6 +613,51 @@ def main():
     n200 = got.count(b"HTTP/1.1 200 OK\r\n")
     check(n200 == 2 or (n200 == 1 and b"\r\nConnection: close\r\n" in got),
           f"pipelined: {n200} answers")
+
+    # 8. vanilla_proofs longer than the kind can use: refused before the elements are decoded
+    answers, before8, peak8, lat = empty_list_flood(pb, pbg, sock, d.p.pid, 2, 32)
+    n = empty_list_request(pb, 32)[1]
+    want = (f"vanilla_proofs: {n} elements, at most 2 for a WindowPoSt partition of "
+            "StackedDrgWindow2KiBV1_1")
+    check(all(x[0] == "INVALID_ARGUMENT" and want in x[1] for x in answers),
+          f"2 x 32 MiB of empty elements: {answers}")
+    check(a.fast or peak8 - before8 < 300,
+          f"RSS {before8:.0f} MB before 2 x 32 MiB of empty elements, {peak8:.0f} MB at most")
+    check(lat and max(lat) < 1.0,
+          f"GetStatus during 2 x 32 MiB of empty elements: {len(lat)} calls, slowest "
+          f"{max(lat) if lat else 0:.2f} s")
+    for what, req, needle in (
+            ("a PoRep job with a vanilla_proofs element",
+             pb.ProveRequest(submit=c.porep(vanilla_proofs=[b""])),
+             "vanilla_proofs: 1 elements, at most 0 for a PoRep job"),
+            ("a Prove of 3 WindowPoSt elements",
+             pb.ProveRequest(submit=pb.SubmitProofRequest(
+                 proof_kind=pb.WINDOW_POST_PARTITION, registered_proof=10,
+                 vanilla_proofs=[b"", b"", b""])),
+             "vanilla_proofs: 3 elements, at most 2 for a WindowPoSt partition")):
+        try:
+            u.Prove(req)
+            check(False, f"{what}: taken")
+        except grpc.RpcError as e:
+            check(e.code() == grpc.StatusCode.INVALID_ARGUMENT and needle in e.details(),
+                  f"{what}: {e.code()} {e.details()}")
+    m = u.GetMetrics(pb.GetMetricsRequest()).prometheus_text
+    check("\ncuzk_input_bytes 0\n" in m, "input bytes held after the refusals")
+    print(f"test_hostile: 2 x 32 MiB of {n} empty elements refused; RSS +{peak8 - before8:.0f} MB "
+          f"at most, GetStatus {len(lat)} times meanwhile, slowest {max(lat or [0]):.3f} s",
+          flush=True)
+
+    # 9. memory given back after a flood of queued jobs is cancelled
+    if not a.fast:
+        taken, held9, flooded9, after9 = cancelled_flood(a, pb, pbg, work, c)
+        check(len(taken) == 40 and flooded9 - held9 > 200,
+              f"the flood to cancel: {len(taken)} of 40 x 8 MB taken, RSS {held9:.0f} MB held, "
+              f"{flooded9:.0f} MB with the flood queued")
+        check(flooded9 - after9 >= 0.5 * (flooded9 - held9),
+              f"RSS {held9:.0f} MB held, {flooded9:.0f} MB with 40 x 8 MB queued, {after9:.0f} MB "
+              "once they were cancelled: not given back")
+        print(f"test_hostile: RSS {held9:.0f} MB held, {flooded9:.0f} MB with 40 x 8 MB queued, "
+              f"{after9:.0f} MB once cancelled", flush=True)
 
     # still serving: a WinningPoSt is proven
     _, res = c.winning()

@@ -8,7 +8,10 @@
  * (RESOURCE_EXHAUSTED, and the server goes on), an unknown method (UNIMPLEMENTED, the handler not
  * called), a client deadline shorter than the reply (DEADLINE_EXCEEDED at the client, the cancel
  * callback at the server, the late reply harmless), a second server on the same socket or port
- * refused, and shutdown with calls still pending (grace, cancel, replies after shutdown). Also:
+ * refused, and shutdown with calls still pending (grace, cancel, replies after shutdown); while
+ * three large requests (CUZK_RPC_BULK_BYTES and more) are held in their handler, every bulk thread
+ * busy and one waiting, small calls are still answered (the handlers of large requests run on the
+ * bulk threads, never on the threads that drive the sockets). Also:
  * address checks, client targets, option checks, socket mode, stale socket removal, a failed
  * start that leaves nothing behind, relative unix paths, gRPC log redirection.
  */
@@ -144,6 +147,23 @@ static void reply_msg(cuzk_rpc_call *call, const ProtobufCMessage *m) {
   cuzk_rpc_reply_owned(call, CUZK_RPC_STATUS_OK, NULL, buf, n);
 }
 
+/* SubmitProof with request_id "block": the handler waits until blocks_open (test_bulk). */
+static pthread_mutex_t block_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t block_cv = PTHREAD_COND_INITIALIZER;
+static unsigned blocked_now, blocked_total;
+static bool blocks_open;
+
+static void block_in_handler(void) {
+  pthread_mutex_lock(&block_mu);
+  blocked_now++;
+  blocked_total++;
+  pthread_cond_broadcast(&block_cv);
+  while (!blocks_open)
+    pthread_cond_wait(&block_cv, &block_mu);
+  blocked_now--;
+  pthread_mutex_unlock(&block_mu);
+}
+
 static void on_submit(cuzk_rpc_call *call, const uint8_t *req, size_t len) {
   Cuzk__V1__SubmitProofRequest *r = cuzk__v1__submit_proof_request__unpack(NULL, len, req);
   if (!r) {
@@ -152,7 +172,11 @@ static void on_submit(cuzk_rpc_call *call, const uint8_t *req, size_t len) {
   }
   Cuzk__V1__AwaitProofResponse a = CUZK__V1__AWAIT_PROOF_RESPONSE__INIT;
   a.job_id = r->request_id;
-  if (strcmp(r->request_id, "big") == 0) {
+  if (strcmp(r->request_id, "block") == 0) {
+    block_in_handler();
+    a.status = CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED;
+    reply_msg(call, &a.base);
+  } else if (strcmp(r->request_id, "big") == 0) {
     a.status = CUZK__V1__AWAIT_PROOF_RESPONSE__STATUS__COMPLETED;
     a.proof = r->vanilla_proof;
     reply_msg(call, &a.base);
@@ -437,6 +461,70 @@ static void test_big(const char *addr) {
   test_roundtrip(addr);
 }
 
+typedef struct {
+  const char *addr;
+  int status;
+} bulk_arg;
+
+static void *bulk_client(void *p) {
+  bulk_arg *b = p;
+  size_t n = CUZK_RPC_BULK_BYTES + 4096;
+  uint8_t *blob = calloc(1, n);
+  Cuzk__V1__SubmitProofRequest r = CUZK__V1__SUBMIT_PROOF_REQUEST__INIT;
+  r.request_id = "block";
+  r.vanilla_proof = (ProtobufCBinaryData){n, blob};
+  char msg[256];
+  b->status =
+      call_await_resp(b->addr, CUZK_RPC_SUBMIT_PROOF, &r.base, 60000, NULL, msg, sizeof msg);
+  free(blob);
+  return NULL;
+}
+
+/* Large requests held in their handlers (every bulk thread, and one more queued) leave the
+ * threads that drive the sockets free: small calls are answered meanwhile. Ordering only: the
+ * small calls run while the state says the handlers are held; a transport that ran those handlers
+ * on its socket threads would answer nothing until they were released (DEADLINE_EXCEEDED). */
+static void test_bulk(const char *addr) {
+  enum { N = CUZK_RPC_BULK_THREADS + 1 };
+  bulk_arg args[N];
+  pthread_t th[N];
+  pthread_mutex_lock(&block_mu);
+  blocks_open = false;
+  blocked_total = 0;
+  pthread_mutex_unlock(&block_mu);
+  for (int i = 0; i < N; i++) {
+    args[i] = (bulk_arg){addr, -1};
+    pthread_create(&th[i], NULL, bulk_client, &args[i]);
+  }
+  /* until the handlers hold every bulk thread (state, not time: 60 s is only a safety net) */
+  struct timespec until;
+  clock_gettime(CLOCK_REALTIME, &until);
+  until.tv_sec += 60;
+  pthread_mutex_lock(&block_mu);
+  while (blocked_now < CUZK_RPC_BULK_THREADS &&
+         pthread_cond_timedwait(&block_cv, &block_mu, &until) == 0) {
+  }
+  unsigned held_now = blocked_now;
+  pthread_mutex_unlock(&block_mu);
+  CHECK_MSG(held_now == CUZK_RPC_BULK_THREADS, "%u large requests reached their handler", held_now);
+  /* the bulk threads are all held: small calls go on (held again checked after them) */
+  for (int i = 0; i < 3; i++)
+    test_roundtrip(addr);
+  pthread_mutex_lock(&block_mu);
+  CHECK_MSG(blocked_now == CUZK_RPC_BULK_THREADS && blocked_total == CUZK_RPC_BULK_THREADS,
+            "held %u, reached %u while the small calls ran", blocked_now, blocked_total);
+  blocks_open = true;
+  pthread_cond_broadcast(&block_cv);
+  pthread_mutex_unlock(&block_mu);
+  int ok = 0;
+  for (int i = 0; i < N; i++) {
+    pthread_join(th[i], NULL);
+    ok += args[i].status == CUZK_RPC_STATUS_OK;
+  }
+  CHECK_MSG(ok == N, "%d of %d large requests answered", ok, N);
+  CHECK(blocked_total == N); /* the queued one ran once a bulk thread was free */
+}
+
 static void test_unknown(const char *addr) {
   unsigned before = atomic_load(&handler_calls);
   CHECK(raw_call(addr, "/cuzk.v1.ProvingEngine/NoSuchMethod", 3, 5000) ==
@@ -486,6 +574,7 @@ static void run_transport(const char *addr, bool is_unix) {
   TIMED(test_delayed(addr));
   TIMED(test_concurrent(addr));
   TIMED(test_big(addr));
+  TIMED(test_bulk(addr));
   TIMED(test_unknown(addr));
   TIMED(test_deadline(addr));
   TIMED(test_second_server(addr, is_unix));

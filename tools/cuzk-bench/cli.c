@@ -410,7 +410,7 @@ int cli_load_params(cli_prover *pr, const char *cmd, const char *base, const cli
             "the same r, s on two witnesses of one circuit reveal them\n",
             cmd, (unsigned long long)pa->seed);
   double t0 = cli_now_s();
-  if (cuzk_g16_params_load(base, pr->pool, &pr->params, &pr->pvk, msg, sizeof msg))
+  if (cuzk_g16_params_load(base, pr->pool, NULL, &pr->params, &pr->pvk, msg, sizeof msg))
     return cli_fail(1, "%s: %s", cmd, msg);
   pr->load_s = cli_now_s() - t0;
   if (!(pr->progress = calloc(1, sizeof *pr->progress))) return cli_fail(1, "out of memory");
@@ -452,7 +452,7 @@ static bool blank_synth(const void *ctx, cuzk_cs *cs, char *msg, size_t len) {
 int cli_record(cuzk_pce **out, cli_synth_fn f, const void *ctx, unsigned part, const char *cmd) {
   blank_of b = {f, ctx, part};
   char msg[512] = "";
-  if (cuzk_pce_record(out, blank_synth, &b, msg, sizeof msg))
+  if (cuzk_pce_record(out, blank_synth, &b, NULL, msg, sizeof msg))
     return cli_fail(1, "%s: recording the circuit: %s", cmd, msg);
   return -1;
 }

@@ -78,4 +78,4 @@ static void cb(void *ctx, const char *step, uint64_t done, uint64_t total) {
   cli_progress_update(ctx, step, done, total);
 }
 
-cuzk_progress cli_progress_cb(cli_progress *p) { return (cuzk_progress){cb, p}; }
+cuzk_progress cli_progress_cb(cli_progress *p) { return (cuzk_progress){cb, p, NULL}; }
