@@ -154,6 +154,14 @@ static void test_input_budget(const char *dir, const sector *s) {
             (unsigned long long)input_bytes(e), 2ULL * charge);
   CHECK(submit(e, &r, no, msg, sizeof msg) == CUZK_ENGINE_EBUSY);
   CHECK_MSG(strstr(msg, "input budget: ") && strstr(msg, "NORMAL jobs may use"), "%s", msg);
+  /* the last quarter is CRITICAL's alone: HIGH work (a WindowPoSt) stops where NORMAL does */
+  r.priority = CUZK_PRIORITY_HIGH;
+  CHECK(submit(e, &r, no, msg, sizeof msg) == CUZK_ENGINE_EBUSY);
+  char high[160];
+  snprintf(high, sizeof high, "exceed the %llu bytes HIGH jobs may use", 3ULL * charge / 4 * 3);
+  CHECK_MSG(strstr(msg, high), "%s", msg);
+  r.priority = CUZK_PRIORITY_LOW;
+  CHECK(submit(e, &r, no, msg, sizeof msg) == CUZK_ENGINE_EBUSY);
   r.priority = CUZK_PRIORITY_CRITICAL;
   CHECK(submit(e, &r, ids[3], msg, sizeof msg) == CUZK_ENGINE_OK);
   cancel_all(e, ids, 4);

@@ -371,6 +371,9 @@ void *eng_prove_main(void *arg) {
       double t0 = eng_now();
       while (!e->quitting && has_item(e, w->critical_lane) && e->pq->job->srs == s &&
              pq_count(e, s) < max && partner_coming(e, e->pq->job)) {
+        if (wait_from == 0) /* the event tests wait for (docs/engine.md "Batching") */
+          eng_log(e, CUZK_LOG_DEBUG, e->pq->job->id, "%u partition(s) wait for partners (%s)",
+                  pq_count(e, s), s->circ->id);
         wait_from = t0;
         if (pthread_cond_timedwait(&e->prove_cv, &e->mu, &until)) break;
       }
