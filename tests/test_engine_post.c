@@ -255,18 +255,27 @@ static void count_pairs(void *user, cuzk_log_level lv, const char *job, const ch
   pthread_mutex_unlock(&batch_mu);
 }
 
-static unsigned waits_begun(void) {
+static unsigned counted(const unsigned *counter) {
   pthread_mutex_lock(&batch_mu);
-  unsigned n = batch_waits;
+  unsigned n = *counter;
   pthread_mutex_unlock(&batch_mu);
   return n;
 }
+static unsigned waits_begun(void) { return counted(&batch_waits); }
+static unsigned pairs(void) { return counted(&in_pairs); }
 
-static unsigned pairs(void) {
-  pthread_mutex_lock(&batch_mu);
-  unsigned n = in_pairs;
-  pthread_mutex_unlock(&batch_mu);
-  return n;
+/* a's partition in the held prove queue, b submitted with synthesis held (it stays queued), then
+ * proving let go: what the prove worker does with a partner that is only queued. Synthesis stays
+ * held; the caller lets it go. */
+static void first_queued_second_held(cuzk_engine *e, const post_req *a, const post_req *b,
+                                     char ids[2][CUZK_JOB_ID_LEN]) {
+  char msg[256];
+  cuzk_engine_hold(e, CUZK_ENGINE_HOLD_PROVING, true);
+  CHECK(cuzk_engine_submit(e, &a->r, ids[0], NULL, msg, sizeof msg) == CUZK_ENGINE_OK);
+  CHECK(wait_stage(e, ids, 1, CUZK_STAGE_WAITING));
+  cuzk_engine_hold(e, CUZK_ENGINE_HOLD_SYNTHESIS, true);
+  CHECK(cuzk_engine_submit(e, &b->r, ids[1], NULL, msg, sizeof msg) == CUZK_ENGINE_OK);
+  cuzk_engine_hold(e, CUZK_ENGINE_HOLD_PROVING, false);
 }
 
 static void check_done(const char *dir, const post_req *q, const cuzk_job_result *r,
@@ -338,15 +347,9 @@ static void test_batching(const char *dir) {
   cuzk_job_result_clear(&ra);
   cuzk_job_result_clear(&rb);
 
-  /* HIGH work is not held for a partner that is only queued: the first partition waits in the
-   * held prove queue, the second job is submitted with synthesis held (it stays queued), and
-   * proving is let go: the first is proven alone at once, while the second is still queued */
-  cuzk_engine_hold(e, CUZK_ENGINE_HOLD_PROVING, true);
-  CHECK(cuzk_engine_submit(e, &wa.r, ids[0], NULL, msg, sizeof msg) == CUZK_ENGINE_OK);
-  CHECK(wait_stage(e, ids, 1, CUZK_STAGE_WAITING));
-  cuzk_engine_hold(e, CUZK_ENGINE_HOLD_SYNTHESIS, true);
-  CHECK(cuzk_engine_submit(e, &wb.r, ids[1], NULL, msg, sizeof msg) == CUZK_ENGINE_OK);
-  cuzk_engine_hold(e, CUZK_ENGINE_HOLD_PROVING, false);
+  /* HIGH work is not held for a partner that is only queued: the first is proven alone at once,
+   * while the second is still queued */
+  first_queued_second_held(e, &wa, &wb, ids);
   CHECK(cuzk_engine_await(e, ids[0], 0, &ra) == CUZK_ENGINE_OK);
   check_done(dir, &wa, &ra, "HIGH with a queued partner");
   CHECK_MSG(ra.batch_wait_ms == 0, "HIGH partition held %llu ms for a queued partner",
@@ -360,15 +363,10 @@ static void test_batching(const char *dir) {
   cuzk_job_result_clear(&rb);
 
   wa.r.priority = wb.r.priority = CUZK_PRIORITY_NORMAL;
-  /* the first partition in the held prove queue, the second job held queued; proving let go, the
-   * first waits for it (the engine says so), then the second is let go and joins it */
+  /* NORMAL work waits for a partner that is queued (the engine says so), then the second is let
+   * go and joins it */
   CHECK(waits_begun() == 0);
-  cuzk_engine_hold(e, CUZK_ENGINE_HOLD_PROVING, true);
-  CHECK(cuzk_engine_submit(e, &wa.r, ids[0], NULL, msg, sizeof msg) == CUZK_ENGINE_OK);
-  CHECK(wait_stage(e, ids, 1, CUZK_STAGE_WAITING));
-  cuzk_engine_hold(e, CUZK_ENGINE_HOLD_SYNTHESIS, true);
-  CHECK(cuzk_engine_submit(e, &wb.r, ids[1], NULL, msg, sizeof msg) == CUZK_ENGINE_OK);
-  cuzk_engine_hold(e, CUZK_ENGINE_HOLD_PROVING, false);
+  first_queued_second_held(e, &wa, &wb, ids);
   for (int i = 0; i < 60000 && waits_begun() == 0; i++) /* a condition; the bound ends a hang */
     nanosleep(&(struct timespec){0, 10000000L}, NULL);
   CHECK(waits_begun() == 1);

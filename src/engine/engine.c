@@ -565,11 +565,10 @@ void cuzk_engine_hold(cuzk_engine *e, unsigned stages, bool hold) {
   if (stages & CUZK_ENGINE_HOLD_PROVING) e->hold_prove = hold;
   pthread_cond_broadcast(&e->work_cv);
   pthread_cond_broadcast(&e->prove_cv);
+  bool synth = e->hold_synth, prove = e->hold_prove;
   pthread_mutex_unlock(&e->mu);
-  eng_log(e, CUZK_LOG_INFO, NULL, "%s%s%s %s",
-          stages & CUZK_ENGINE_HOLD_SYNTHESIS ? "synthesis" : "",
-          stages == (CUZK_ENGINE_HOLD_SYNTHESIS | CUZK_ENGINE_HOLD_PROVING) ? " and " : "",
-          stages & CUZK_ENGINE_HOLD_PROVING ? "proving" : "", hold ? "held" : "released");
+  eng_log(e, CUZK_LOG_INFO, NULL, "pipeline: synthesis %s, proving %s", synth ? "held" : "running",
+          prove ? "held" : "running");
 }
 
 cuzk_engine_err cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *s) {

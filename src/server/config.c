@@ -347,16 +347,14 @@ static bool set_budget(const keydef *d, loader *L, const char *key, const cuzk_t
 static uint64_t smallest_winning_request(void) {
   const cuzk_post_proof *p = NULL;
   if (cuzk_post_proof_for(&p, CUZK_POST_WINNING, 2048) != CUZK_POST_OK) return 0;
-  /* as the engine charges it (payload, lengths, the job record: docs/engine.md "Admission") */
-  size_t lens[8];
-  const uint8_t *pieces[8] = {NULL};
-  size_t n = p->vanilla_sectors < 8 ? p->vanilla_sectors : 8;
-  for (size_t i = 0; i < n; i++)
-    lens[i] = cuzk_post_vanilla_size(p);
+  /* as the engine charges it (payload, lengths, the job record: docs/engine.md "Admission") for
+   * the one element a WinningPoSt request carries */
+  size_t len = cuzk_post_vanilla_size(p);
+  const uint8_t *piece = NULL;
   cuzk_job_request r = {.kind = CUZK_KIND_WINNING_POST,
-                        .vanilla_proofs = pieces,
-                        .vanilla_proofs_len = lens,
-                        .n_vanilla_proofs = n};
+                        .vanilla_proofs = &piece,
+                        .vanilla_proofs_len = &len,
+                        .n_vanilla_proofs = 1};
   return cuzk_engine_input_charge(&r);
 }
 
