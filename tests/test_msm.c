@@ -574,6 +574,85 @@ static void test_flush_lanes(void) {
   g2_flush_lanes(&s);
 }
 
+/* ---- batched affine sums (cuzk/msm.h) ------------------------------------------------------ */
+
+/* n sums fed in rounds of additions against the same sums in Jacobian form: rounds of distinct
+ * indices (one flush each), a round with repeated indices, additions of +-the current sum (no
+ * slope: a doubling, or back to infinity), sums never touched (infinity), a take of fewer than
+ * n, and a second use after take (every sum back to infinity). Written once for G1 and G2. */
+#define SUMS_CASE(G, AFF, JAC)                                                                 \
+  static void G##_sums_check(uint64_t *s) {                                                    \
+    enum { NP = 300, N = 64, ROUNDS = 12 };                                                    \
+    AFF *pts = malloc(NP * sizeof *pts), *got = malloc(N * sizeof *got);                       \
+    AFF *cur = malloc(N * sizeof *cur), *own = malloc(2 * N * sizeof *own);                    \
+    JAC *want = malloc(N * sizeof *want);                                                      \
+    const AFF **pt = malloc(2 * N * sizeof *pt);                                               \
+    uint32_t idx[2 * N];                                                                       \
+    G##_bases(s, pts, NP);                                                                     \
+    cuzk_##G##_sums *sums = cuzk_##G##_sums_new(N);                                            \
+    CHECK(sums != NULL && cuzk_##G##_sums_new(0) == NULL);                                     \
+    for (int use = 0; use < 2; use++) {                                                        \
+      for (size_t i = 0; i < N; i++)                                                           \
+        cuzk_##G##_set_infinity(&want[i]);                                                     \
+      for (int r = 0; r < ROUNDS; r++) {                                                       \
+        cuzk_##G##_batch_to_affine(cur, want, N); /* the sums so far, for +-A additions */     \
+        size_t k = 0;                                                                          \
+        bool repeat = r == 5;                                                                  \
+        for (uint32_t i = 0; i < N - 3; i++) { /* the last three are never added to */         \
+          if (rng_next(s) % 4 == 0) continue;                                                  \
+          unsigned copies = repeat && i % 3 == 0 ? 3 : 1;                                      \
+          for (unsigned c = 0; c < copies; c++) {                                              \
+            const AFF *p = &pts[rng_next(s) % NP];                                             \
+            if (r >= 2 && rng_next(s) % 5 == 0 && !cuzk_##G##_is_infinity(&want[i])) {         \
+              own[k] = cur[i]; /* +-A: a doubling, or A - A */                                 \
+              if (rng_next(s) & 1) cuzk_##G##_affine_neg(&own[k], &own[k]);                    \
+              p = &own[k];                                                                     \
+            }                                                                                  \
+            idx[k] = i;                                                                        \
+            pt[k++] = p;                                                                       \
+            cuzk_##G##_add_affine(&want[i], &want[i], p);                                      \
+            if (copies > 1) cuzk_##G##_batch_to_affine(cur, want, N);                          \
+          }                                                                                    \
+        }                                                                                      \
+        cuzk_##G##_sums_add(sums, idx, pt, k);                                                 \
+      }                                                                                        \
+      size_t count = use ? N : N - 7;                                                          \
+      memset(got, 0xa5, N * sizeof *got);                                                      \
+      cuzk_##G##_sums_take(sums, got, count);                                                  \
+      cuzk_##G##_batch_to_affine(cur, want, N);                                                \
+      size_t bad = 0, inf = 0;                                                                 \
+      for (size_t i = 0; i < count; i++) {                                                     \
+        bool is_inf = cuzk_##G##_is_infinity(&want[i]);                                        \
+        inf += is_inf;                                                                         \
+        AFF zero;                                                                              \
+        memset(&zero, 0, sizeof zero);                                                         \
+        bad += memcmp(&got[i], is_inf ? &zero : &cur[i], sizeof zero) != 0;                    \
+      }                                                                                        \
+      unsigned char tail = 0xa5;                                                               \
+      for (size_t i = count; i < N; i++) /* past count: not written */                         \
+        for (size_t b = 0; b < sizeof *got; b++)                                               \
+          tail &= ((const unsigned char *)&got[i])[b];                                         \
+      CHECK_MSG(bad == 0 && inf >= 3 && tail == 0xa5,                                          \
+                #G " sums, use %d: %zu of %zu differ, %zu at infinity", use, bad, count, inf); \
+    }                                                                                          \
+    cuzk_##G##_sums_free(sums);                                                                \
+    cuzk_##G##_sums_free(NULL);                                                                \
+    free(pts);                                                                                 \
+    free(got);                                                                                 \
+    free(cur);                                                                                 \
+    free(own);                                                                                 \
+    free(want);                                                                                \
+    free(pt);                                                                                  \
+  }
+SUMS_CASE(g1, cuzk_g1_affine, cuzk_g1)
+SUMS_CASE(g2, cuzk_g2_affine, cuzk_g2)
+
+static void test_sums(void) {
+  uint64_t s = 31;
+  g1_sums_check(&s);
+  g2_sums_check(&s);
+}
+
 /* ---- errors ------------------------------------------------------------------------------- */
 
 static void test_errors(void) {
@@ -657,6 +736,7 @@ int main(void) {
   test_witness_g1();
   test_witness_g2();
   test_flush_lanes();
+  test_sums();
   test_errors();
   test_cancel();
   cuzk_pool_destroy(pool2);

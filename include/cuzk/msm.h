@@ -80,6 +80,33 @@ cuzk_msm_err cuzk_g2_msm_witness(cuzk_g2 *r, const cuzk_g2_affine *bases, size_t
                                  const cuzk_fr *scalars, size_t n, const uint64_t *density,
                                  const cuzk_msm_opts *opts);
 
+/*
+ * Batched affine sums, for callers outside Pippenger (the TEST-parameter generator's fixed-base
+ * windows): n sums of affine points, kept as batch_affine.inc's accumulators, so that a call's
+ * additions share one field inversion and run on the IFMA lanes where they are enabled
+ * (docs/msm.md "Batched affine sums"). Every sum starts at infinity.
+ */
+typedef struct cuzk_g1_sums cuzk_g1_sums;
+typedef struct cuzk_g2_sums cuzk_g2_sums;
+
+/* NULL when out of memory or n is 0 or at least 2^31. */
+cuzk_g1_sums *cuzk_g1_sums_new(size_t n);
+cuzk_g2_sums *cuzk_g2_sums_new(size_t n);
+void cuzk_g1_sums_free(cuzk_g1_sums *s);
+void cuzk_g2_sums_free(cuzk_g2_sums *s);
+
+/* sum[idx[e]] += *pt[e] for e < k: idx[e] < n, pt[e] not infinity. One inversion when the
+ * indices are distinct (a repeated index waits for the next flush of the same call). */
+void cuzk_g1_sums_add(cuzk_g1_sums *s, const uint32_t *idx, const cuzk_g1_affine *const *pt,
+                      size_t k);
+void cuzk_g2_sums_add(cuzk_g2_sums *s, const uint32_t *idx, const cuzk_g2_affine *const *pt,
+                      size_t k);
+
+/* out[i] = sum[i] for i < count (count <= n; affine, infinity as all zeros), then every sum
+ * back to infinity. */
+void cuzk_g1_sums_take(cuzk_g1_sums *s, cuzk_g1_affine *out, size_t count);
+void cuzk_g2_sums_take(cuzk_g2_sums *s, cuzk_g2_affine *out, size_t count);
+
 #ifdef __cplusplus
 }
 #endif

@@ -7,12 +7,13 @@
  * Every scalar multiplication has a fixed base (g1 or g2): a table of d·2^(c·w)·g for the
  * c-bit windows w and digits d = 1..2^c - 1 (c from fb_width, up to 12) turns each into one
  * addition per window, done in affine form for a chunk of scalars at once with one inversion per
- * window (Montgomery's trick).
+ * window (Montgomery's trick): cuzk/msm.h's batched affine sums, on the IFMA lanes where enabled.
  */
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuzk/msm.h"
 #include "cuzk/ntt.h"
 #include "cuzk/sha256.h"
 #include "groth16/g16_internal.h"
@@ -105,69 +106,22 @@ static unsigned fb_digit(const uint64_t x[4], unsigned c, unsigned w) {
     atomic_bool failed, cancelled;                                                           \
   } G##_fb_job;                                                                              \
                                                                                              \
-  /* A chunk's n results accumulate in affine form, window by window: every lane's addition  \
-   * of one window shares one inversion (Montgomery's trick), ~5M + 1S against ~7M + 4S of a \
-   * mixed Jacobian addition and no conversion at the end. The rare lane whose sum meets the \
-   * table point's x (a doubling, or infinity) takes the Jacobian formulas. */               \
+  /* A chunk's results accumulate as cuzk/msm.h's batched affine sums, window by window: the \
+   * additions of one window share one inversion and run on the IFMA lanes where enabled. */ \
   typedef struct {                                                                           \
     uint64_t x[FB_CHUNK][4];                                                                 \
-    AFF acc[FB_CHUNK];                                                                       \
-    bool inf[FB_CHUNK];                                                                      \
-    unsigned d[FB_CHUNK], lane[FB_CHUNK];                                                    \
-    const AFF *t[FB_CHUNK];                                                                  \
-    cuzk_##F den[FB_CHUNK], inv[FB_CHUNK], scratch[FB_CHUNK];                                \
+    uint32_t idx[FB_CHUNK];                                                                  \
+    const AFF *pt[FB_CHUNK];                                                                 \
   } G##_fb_lanes;                                                                            \
-                                                                                             \
-  static void G##_fb_window(G##_fb_lanes *L, const G##_fb *f, unsigned w, size_t n) {        \
-    const AFF *row = f->t + (size_t)w * f->digits;                                           \
-    for (size_t q = 0; q < n; q++)                                                           \
-      L->d[q] = fb_digit(L->x[q], f->c, w);                                                  \
-    size_t m = 0;                                                                            \
-    for (size_t q = 0; q < n; q++) {                                                         \
-      if (q + 8 < n && L->d[q + 8]) /* the table row is larger than the caches */            \
-        for (size_t b = 0; b < sizeof(AFF); b += 64)                                         \
-          __builtin_prefetch((const char *)&row[L->d[q + 8] - 1] + b);                       \
-      if (!L->d[q]) continue;                                                                \
-      const AFF *t = &row[L->d[q] - 1];                                                      \
-      if (L->inf[q]) {                                                                       \
-        L->acc[q] = *t;                                                                      \
-        L->inf[q] = false;                                                                   \
-      } else if (cuzk_##F##_eq(&L->acc[q].x, &t->x)) {                                       \
-        JAC r;                                                                               \
-        cuzk_##G##_from_affine(&r, &L->acc[q]);                                              \
-        cuzk_##G##_add_affine(&r, &r, t);                                                    \
-        L->inf[q] = cuzk_##G##_is_infinity(&r);                                              \
-        if (!L->inf[q]) cuzk_##G##_to_affine(&L->acc[q], &r);                                \
-      } else {                                                                               \
-        L->lane[m] = (unsigned)q;                                                            \
-        L->t[m] = t;                                                                         \
-        cuzk_##F##_sub(&L->den[m++], &t->x, &L->acc[q].x);                                   \
-      }                                                                                      \
-    }                                                                                        \
-    if (!m) return;                                                                          \
-    cuzk_##F##_batch_inv(L->inv, L->den, m, L->scratch);                                     \
-    for (size_t s = 0; s < m; s++) {                                                         \
-      AFF *a = &L->acc[L->lane[s]];                                                          \
-      const AFF *t = L->t[s];                                                                \
-      cuzk_##F lam, x3, y3;                                                                  \
-      cuzk_##F##_sub(&lam, &t->y, &a->y);                                                    \
-      cuzk_##F##_mul(&lam, &lam, &L->inv[s]);                                                \
-      cuzk_##F##_sqr(&x3, &lam);                                                             \
-      cuzk_##F##_sub(&x3, &x3, &a->x);                                                       \
-      cuzk_##F##_sub(&x3, &x3, &t->x);                                                       \
-      cuzk_##F##_sub(&y3, &a->x, &x3);                                                       \
-      cuzk_##F##_mul(&y3, &y3, &lam);                                                        \
-      cuzk_##F##_sub(&a->y, &y3, &a->y);                                                     \
-      a->x = x3;                                                                             \
-    }                                                                                        \
-  }                                                                                          \
                                                                                              \
   static void G##_fb_range(void *ctx, size_t begin, size_t end) {                            \
     G##_fb_job *j = ctx;                                                                     \
+    const G##_fb *f = j->f;                                                                  \
     G##_fb_lanes *L = malloc(sizeof *L);                                                     \
-    if (!L) {                                                                                \
+    cuzk_##G##_sums *sums = cuzk_##G##_sums_new(FB_CHUNK);                                   \
+    if (!L || !sums) {                                                                       \
       atomic_store(&j->failed, true);                                                        \
-      return;                                                                                \
+      goto out;                                                                              \
     }                                                                                        \
     for (size_t i = begin; i < end; i += FB_CHUNK) {                                         \
       if (cuzk_progress_cancelled(j->progress)) {                                            \
@@ -175,19 +129,23 @@ static unsigned fb_digit(const uint64_t x[4], unsigned c, unsigned w) {
         break;                                                                               \
       }                                                                                      \
       size_t n = end - i < FB_CHUNK ? end - i : FB_CHUNK;                                    \
-      for (size_t q = 0; q < n; q++) {                                                       \
+      for (size_t q = 0; q < n; q++)                                                         \
         cuzk_fr_to_canonical(L->x[q], &j->k[i + q]);                                         \
-        L->inf[q] = true;                                                                    \
+      for (unsigned w = 0; w < f->windows; w++) {                                            \
+        const AFF *row = f->t + (size_t)w * f->digits;                                       \
+        size_t m = 0;                                                                        \
+        for (size_t q = 0; q < n; q++) {                                                     \
+          unsigned d = fb_digit(L->x[q], f->c, w);                                           \
+          if (!d) continue;                                                                  \
+          L->idx[m] = (uint32_t)q;                                                           \
+          L->pt[m++] = &row[d - 1];                                                          \
+        }                                                                                    \
+        cuzk_##G##_sums_add(sums, L->idx, L->pt, m);                                         \
       }                                                                                      \
-      for (unsigned w = 0; w < j->f->windows; w++)                                           \
-        G##_fb_window(L, j->f, w, n);                                                        \
-      for (size_t q = 0; q < n; q++) {                                                       \
-        if (L->inf[q])                                                                       \
-          memset(&j->out[i + q], 0, sizeof(AFF)); /* affine infinity: all zeros */           \
-        else                                                                                 \
-          j->out[i + q] = L->acc[q];                                                         \
-      }                                                                                      \
+      cuzk_##G##_sums_take(sums, j->out + i, n);                                             \
     }                                                                                        \
+  out:                                                                                       \
+    cuzk_##G##_sums_free(sums);                                                              \
     free(L);                                                                                 \
   }                                                                                          \
                                                                                              \

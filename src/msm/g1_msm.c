@@ -28,6 +28,7 @@
 #include "msm/pippenger.inc"
 #include "msm/witness.inc"
 #include "msm/batch_affine_ifma.inc" /* the IFMA flush (and msm/batch_ifma.h) */
+#include "msm/sums.inc"                /* cuzk/msm.h's batched affine sums */
 /* clang-format on */
 
 /* The plan's costs follow the kernel the batched additions will run on. */
