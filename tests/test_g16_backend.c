@@ -17,7 +17,7 @@
 typedef struct {
   unsigned attach, detach, domain_get, domain_put, h_abc, h_pce, msms, msm_g1, msm_g1_w, msm_g2_w;
   size_t points[5];        /* bases of each query the MSMs covered */
-  _Atomic int *raise_in_h; /* raised by the H entry (a cancel while H runs) */
+  _Atomic int *raise_in_h; /* raised by the H entry as it ends (a cancel during H) */
   cuzk_g16_err g2_err;     /* what the G2 entry returns instead of running (OK: runs) */
 } seen;
 
@@ -52,8 +52,9 @@ static cuzk_g16_err c_h_abc(const cuzk_g16_backend *be, cuzk_g16_domain *d, cons
                             const cuzk_g16_exec *x) {
   seen *s = seen_of(be);
   s->h_abc++;
-  if (s->raise_in_h) *s->raise_in_h = 1;
-  return cpu()->h_from_abc(cpu(), d, w, x);
+  cuzk_g16_err e = cpu()->h_from_abc(cpu(), d, w, x);
+  if (s->raise_in_h) *s->raise_in_h = 1; /* H done: the prover must stop before the MSMs */
+  return e;
 }
 static cuzk_g16_err c_h_pce(const cuzk_g16_backend *be, cuzk_g16_domain *d, const cuzk_pce *pce,
                             const cuzk_cs_result *w, const cuzk_g16_exec *x) {
@@ -250,7 +251,7 @@ int main(void) {
     CHECK(m2.host_bytes == 2 * 32 * m && m2.device_bytes == 0);
     cuzk_g16_detach(set);
   }
-  { /* a cancel raised while H runs: no MSM starts, the domain goes back */
+  { /* a cancel raised as H ends: no MSM starts, the domain goes back */
     _Atomic int flag = 0;
     seen sn = {0};
     sn.raise_in_h = &flag;
@@ -279,7 +280,7 @@ int main(void) {
   }
   { /* attach refusals: no decoded set; a mapping of a file that is not a parameter file */
     cuzk_g16_source none = {CUZK_G16_SOURCE_DECODED, NULL, NULL, NULL};
-    cuzk_g16_set *set = (cuzk_g16_set *)1;
+    cuzk_g16_set dummy, *set = &dummy; /* cleared on failure */
     CHECK(cuzk_g16_attach(&set, NULL, &none, NULL, NULL, 0) == CUZK_G16_EINVAL && !set);
     char path[] = "/tmp/cuzk_backend_XXXXXX";
     int fd = mkstemp(path);

@@ -68,7 +68,7 @@ static cuzk_g16_err prove_one(cuzk_g16_proof *proof, const cuzk_cs_result *w, co
   cuzk_g16_msm_sums m;
   if ((e = be->msms(be, set, d, w, x, &m, t))) return e;
   if (cuzk_cancelled(x->cancel)) return CUZK_G16_ECANCELLED;
-  double t6 = now_s();
+  double t2 = now_s();
 
   /* assembly */
   const cuzk_g16_vk *vk = set->vk;
@@ -108,7 +108,7 @@ static cuzk_g16_err prove_one(cuzk_g16_proof *proof, const cuzk_cs_result *w, co
   cuzk_g1_mul(&tmp, &beta1, r);
   cuzk_g1_add(&acc, &acc, &tmp);
   cuzk_g1_to_affine(&proof->c, &acc);
-  t->assembly_s += now_s() - t6;
+  t->assembly_s += now_s() - t2;
   return CUZK_G16_OK;
 }
 
