@@ -17,6 +17,7 @@
 
 #include "cuzk/engine.h"
 #include "cuzk/file_map.h"
+#include "cuzk/g16_backend.h"
 #include "cuzk/groth16.h"
 #include "cuzk/pce.h"
 #include "cuzk/pool.h"
@@ -154,6 +155,7 @@ typedef struct {
   char base[4096];         /* file path without extension, in param_cache */
   char test_base[4096];    /* the same in test_params_dir (generated TEST parameters) */
   cuzk_g16_params *params; /* NULL unless loaded */
+  cuzk_g16_set *set;       /* params attached to the prover's backend while loaded */
   cuzk_g16_pvk *pvk;
   const char *loaded_base; /* base or test_base: the files params/pvk came from */
   cuzk_file_map warm;      /* mapped while WARM */

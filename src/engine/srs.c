@@ -16,13 +16,13 @@
 #include "cuzk/sha256.h"
 #include "engine/engine_internal.h"
 
-/* A partition's admission cost before one was measured: the witness, a/b/c and the prover's
- * three domain-sized vectors (its MSM scratch is small next to them). */
-/* Before a partition was measured: the witness, PROVE mode's a, b, c and densities, and the
- * prover's domain vectors (two with pre-compiled constraints, which hold no a, b, c). */
-static uint64_t estimate_part_bytes(const cuzk_g16_params *p, bool precompiled) {
-  uint64_t m = p->n_h + 1, vars = p->vk.n_ic + p->n_l;
-  return precompiled ? 32 * vars + 2 * 32 * m : 32 * vars + 3 * 32 * m + 3 * 32 * m + m / 2;
+/* Before a partition was measured: the witness, PROVE mode's a, b, c and densities, and what the
+ * prover's backend takes for one proof (its domain vectors: docs/backends.md "Memory"). */
+static uint64_t estimate_part_bytes(const cuzk_g16_set *set, bool precompiled) {
+  uint64_t m = set->n_h + 1, vars = set->vk->n_ic + set->n_l;
+  cuzk_g16_mem mem;
+  cuzk_g16_estimate(set, precompiled, &mem);
+  return 32 * vars + (precompiled ? 0 : 3 * 32 * m + m / 2) + mem.host_bytes;
 }
 
 /* Every circuit of every kind, in the kinds' order (GetStatus lists them so). */
@@ -209,6 +209,21 @@ static cuzk_pce *record_pce(cuzk_engine *e, srs_set *s, const cuzk_g16_params *p
   return pce;
 }
 
+/* unlocked: the decoded set attached to the prover's backend (the CPU one: docs/backends.md; the
+ * attachment borrows params, detached before they are freed). NULL with msg on failure. */
+static cuzk_g16_set *attach(cuzk_engine *e, srs_set *s, const cuzk_g16_params *params, char *msg,
+                            size_t len) {
+  cuzk_g16_source src = {CUZK_G16_SOURCE_DECODED, params, NULL, NULL};
+  cuzk_g16_exec x = {e->pool, 0, &s->abandon};
+  cuzk_g16_set *set = NULL;
+  char why[256];
+  if (cuzk_g16_attach(&set, cuzk_g16_backend_cpu(), &src, &x, why, sizeof why)) {
+    snprintf(msg, len, "%s: attaching its parameters to the prover: %s", s->circ->id, why);
+    return NULL;
+  }
+  return set;
+}
+
 /* locked: the acquirer (j, or PreloadSRS for NULL) no longer wants s: the load is abandoned when
  * nobody does. A cancelled job was already let go by eng_srs_job_cancelled. */
 static void unwant(srs_set *s, eng_job *j) {
@@ -276,6 +291,13 @@ bool eng_srs_acquire(cuzk_engine *e, srs_set *s, eng_job *j, double *load_s, cha
     cuzk_g16_pvk_free(pvk);
     ok = false;
   }
+  cuzk_g16_set *set = NULL; /* the prover reaches the bases only through it */
+  if (ok && !(set = attach(e, s, params, msg, len))) {
+    cuzk_pce_free(pce);
+    cuzk_g16_params_free(params);
+    cuzk_g16_pvk_free(pvk);
+    ok = false;
+  }
   /* deterministic r, s only where the .meta file marks TEST parameters (docs/config.md) */
   char meta[sizeof s->base + 8] = "";
   bool test = ok && e->cfg.test_deterministic_seed &&
@@ -286,6 +308,8 @@ bool eng_srs_acquire(cuzk_engine *e, srs_set *s, eng_job *j, double *load_s, cha
   pthread_mutex_lock(&e->mu);
   /* abandoned (every acquirer cancelled): whatever the last step left is dropped, the set COLD */
   if (ok && atomic_load(&s->abandon)) {
+    cuzk_g16_detach(set);
+    set = NULL;
     cuzk_pce_free(pce);
     cuzk_g16_params_free(params);
     cuzk_g16_pvk_free(pvk);
@@ -310,6 +334,7 @@ bool eng_srs_acquire(cuzk_engine *e, srs_set *s, eng_job *j, double *load_s, cha
                      "stay random",
               s->circ->id, meta);
     s->params = params;
+    s->set = set;
     s->pvk = pvk;
     s->pce = pce;
     s->loaded_base = used;
@@ -317,7 +342,7 @@ bool eng_srs_acquire(cuzk_engine *e, srs_set *s, eng_job *j, double *load_s, cha
     e->srs_bytes += s->bytes;
     s->refs++;
     s->last_used = eng_now();
-    if (!s->part_measured) s->part_bytes = estimate_part_bytes(params, pce != NULL);
+    if (!s->part_measured) s->part_bytes = estimate_part_bytes(set, pce != NULL);
     eng_stage(e, ST_SRS_LOAD, *load_s);
     eng_log(e, CUZK_LOG_INFO, NULL, "%s: loaded %.1f MiB in %.2f s%s", s->circ->id,
             (double)s->bytes / 1048576.0, *load_s,
@@ -370,6 +395,8 @@ void eng_give_back_memory(void) {
 /* locked: HOT -> WARM if its file fits the WARM budget, else COLD. Mapping the file and asking
  * for readahead are quick system calls; the reading happens in the background. */
 static void unload(cuzk_engine *e, srs_set *s) {
+  cuzk_g16_detach(s->set);
+  s->set = NULL;
   cuzk_g16_params_free(s->params);
   s->params = NULL;
   cuzk_pce_free(s->pce);

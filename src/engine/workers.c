@@ -233,10 +233,12 @@ void *eng_synth_main(void *arg) {
     }
     j->part_state[part] = PART_SYNTHESIZED;
     eng_stage(e, ST_SYNTHESIS, dt);
-    /* measured admission cost: this system's buffers plus the prover's domain vectors (two with
-     * pre-compiled constraints: the H stage holds at most two) */
+    /* measured admission cost: this system's buffers plus what the prover's backend says one
+     * proof takes (docs/backends.md "Memory") */
     srs_set *s = j->srs;
-    uint64_t measured = cuzk_cs_memory_bytes(cs) + (s->pce ? 2 : 3) * 32 * (s->params->n_h + 1);
+    cuzk_g16_mem pm;
+    cuzk_g16_estimate(s->set, s->pce != NULL, &pm);
+    uint64_t measured = cuzk_cs_memory_bytes(cs) + pm.host_bytes;
     if (!s->part_measured || measured > s->part_bytes) {
       e->mem_used = e->mem_used - bytes + measured; /* bytes is part of mem_used */
       bytes = measured;
@@ -395,7 +397,7 @@ void *eng_prove_main(void *arg) {
     if (!live) continue;
     for (unsigned i = 0; i < live; i++)
       css[i] = batch[i]->cs;
-    const cuzk_g16_params *params = batch[0]->job->srs->params;
+    const cuzk_g16_set *set = batch[0]->job->srs->set;
     const cuzk_pce *pce = batch[0]->job->srs->pce;
     /* TEST parameters with a deterministic seed: r, s from it and the partition (one set for the
      * whole batch: its items share their parameters) */
@@ -412,8 +414,8 @@ void *eng_prove_main(void *arg) {
 
     double t0 = eng_now();
     cuzk_g16_prove_opts po = {e->pool, 0, seeded ? rs : NULL, seeded ? rs + max : NULL, cancel};
-    cuzk_g16_err err = pce ? cuzk_g16_prove_pce(proofs, css, live, pce, params, &po, NULL)
-                           : cuzk_g16_prove(proofs, css, live, params, &po, NULL);
+    cuzk_g16_err err = pce ? cuzk_g16_prove_pce_set(proofs, css, live, pce, set, &po, NULL)
+                           : cuzk_g16_prove_set(proofs, css, live, set, &po, NULL);
     double dt = eng_now() - t0;
 
     pthread_mutex_lock(&e->mu);

@@ -6,16 +6,17 @@
  * witness-aware, A/B consuming their bases in density order), and assemble
  *   A = alpha_1 + A_sum + r delta_1,   B = beta_2 + B2_sum + s delta_2,
  *   C = s A_sum + r B1_sum + (r s) delta_1 + s alpha_1 + r beta_1 + H + L.
- * The bases are the parameter set's, shared read-only by every proof.
+ * The prover decides the stages and their order; the work runs on the parameter set's backend
+ * (cuzk/g16_backend.h, docs/backends.md), which alone knows where the bases and the domain
+ * vectors live. cuzk_g16_prove and cuzk_g16_prove_pce are the CPU backend on a decoded set.
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "cuzk/g16_backend.h"
 #include "cuzk/groth16.h"
-#include "cuzk/msm.h"
-#include "cuzk/ntt.h"
 #include "cuzk/pce.h"
 #include "cuzk/pool.h"
 #include "groth16/g16_internal.h"
@@ -50,112 +51,37 @@ static void shape_get(prove_shape *s, const cuzk_cs_result *r) {
   s->b_aux = r->b_aux.count;
 }
 
-static cuzk_g16_err msm_err(cuzk_msm_err e) {
-  switch (e) {
-  case CUZK_MSM_OK: return CUZK_G16_OK;
-  case CUZK_MSM_ENOMEM: return CUZK_G16_ENOMEM;
-  case CUZK_MSM_ECANCELLED: return CUZK_G16_ECANCELLED;
-  case CUZK_MSM_EINVAL: break;
-  }
-  return CUZK_G16_EINVAL;
-}
-
-/* H with two domain vectors (docs/groth16.md "Pre-compiled constraints: H with two vectors"):
- * A's and B's values to the coset and multiplied, then C's values computed into B's memory. */
-static cuzk_ntt_err h_precompiled(const cuzk_pce *pce, const cuzk_cs_result *w, size_t m,
-                                  cuzk_fr *bufs[3], const cuzk_msm_opts *mo,
-                                  const _Atomic int *cancel) {
-  cuzk_pool *pool = mo->pool;
-  unsigned mw = mo->max_workers;
-  cuzk_ntt_err e;
-  for (int k = 0; k < 2; k++) {
-    cuzk_pce_eval_matrix(pce, k, w->inputs, w->aux, w->aux_kind, bufs[k], m, pool, mw);
-    if ((e = cuzk_ntt_h_coset(bufs[k], m, pool, mw, cancel))) return e;
-  }
-  if ((e = cuzk_ntt_h_mul(bufs[0], bufs[1], m, pool, mw))) return e;
-  cuzk_pce_eval_matrix(pce, 2, w->inputs, w->aux, w->aux_kind, bufs[1], m, pool, mw);
-  if ((e = cuzk_ntt_h_coset(bufs[1], m, pool, mw, cancel))) return e;
-  if ((e = cuzk_ntt_h_sub(bufs[0], bufs[1], m, pool, mw))) return e;
-  return cuzk_ntt_h_finish(bufs[0], m, pool, mw, cancel);
-}
-
-/* One circuit: H and the MSMs into the accumulators, then the assembly into *proof. a, b, c
- * come from w (PROVE mode) or, with pce, from the pre-compiled matrices times w's witness. */
+/* One circuit: H and the MSMs through the backend, then the assembly into *proof. a, b, c come
+ * from w (PROVE mode) or, with pce, from the pre-compiled matrices times w's witness. */
 static cuzk_g16_err prove_one(cuzk_g16_proof *proof, const cuzk_cs_result *w, const cuzk_pce *pce,
-                              size_t m, cuzk_fr *bufs[3], const cuzk_g16_params *p,
-                              const cuzk_fr *r, const cuzk_fr *s, const cuzk_msm_opts *mo,
-                              const _Atomic int *cancel, cuzk_g16_timings *t) {
-#define STAGE_END                                           \
-  do {                                                      \
-    if (cuzk_cancelled(cancel)) return CUZK_G16_ECANCELLED; \
-  } while (0)
+                              cuzk_g16_domain *d, const cuzk_g16_set *set, const cuzk_fr *r,
+                              const cuzk_fr *s, const cuzk_g16_exec *x, cuzk_g16_timings *t) {
+  const cuzk_g16_backend *be = set->backend;
   double t0 = now_s();
-  /* a, b, c zero-padded to the domain; h's coefficients end in bufs[0] */
-  cuzk_ntt_err ne;
-  if (pce) {
-    ne = h_precompiled(pce, w, m, bufs, mo, cancel);
-  } else {
-    const cuzk_fr *abc[3] = {w->a, w->b, w->c};
-    for (int k = 0; k < 3; k++) {
-      memcpy(bufs[k], abc[k], w->num_constraints * sizeof(cuzk_fr));
-      memset(bufs[k] + w->num_constraints, 0, (m - w->num_constraints) * sizeof(cuzk_fr));
-    }
-    ne = cuzk_ntt_h_cancellable(bufs[0], bufs[1], bufs[2], m, mo->pool, mo->max_workers, cancel);
-  }
-  if (ne == CUZK_NTT_ECANCELLED) return CUZK_G16_ECANCELLED;
-  if (ne != CUZK_NTT_OK) return CUZK_G16_ENOMEM;
+  /* h's coefficients end in the domain buffers, where the H MSM reads them */
+  cuzk_g16_err e = pce ? be->h_from_pce(be, d, pce, w, x) : be->h_from_abc(be, d, w, x);
+  if (e) return e;
   double t1 = now_s();
   t->h_s += t1 - t0;
-  STAGE_END;
+  if (cuzk_cancelled(x->cancel)) return CUZK_G16_ECANCELLED;
 
-  cuzk_g1 h, l, a_in, a_aux, b1_in, b1_aux;
-  cuzk_g2 b2_in, b2_aux;
-  cuzk_g16_err e;
-  if ((e = msm_err(cuzk_g1_msm(&h, p->h, bufs[0], m - 1, mo)))) return e;
+  cuzk_g16_msm_sums m;
+  if ((e = be->msms(be, set, d, w, x, &m, t))) return e;
+  if (cuzk_cancelled(x->cancel)) return CUZK_G16_ECANCELLED;
   double t2 = now_s();
-  t->msm_h_s += t2 - t1;
-  STAGE_END;
-  if ((e = msm_err(cuzk_g1_msm_witness(&l, p->l, p->n_l, w->aux, w->num_aux, NULL, mo)))) return e;
-  double t3 = now_s();
-  t->msm_l_s += t3 - t2;
-  STAGE_END;
-  size_t ni = w->num_inputs;
-  if ((e = msm_err(cuzk_g1_msm_witness(&a_in, p->a, ni, w->inputs, ni, NULL, mo)))) return e;
-  if ((e = msm_err(cuzk_g1_msm_witness(&a_aux, p->a + ni, p->n_a - ni, w->aux, w->num_aux,
-                                       w->a_aux.bits, mo))))
-    return e;
-  double t4 = now_s();
-  t->msm_a_s += t4 - t3;
-  STAGE_END;
-  size_t bi = w->b_input.count;
-  if ((e = msm_err(cuzk_g1_msm_witness(&b1_in, p->b_g1, bi, w->inputs, ni, w->b_input.bits, mo))))
-    return e;
-  if ((e = msm_err(cuzk_g1_msm_witness(&b1_aux, p->b_g1 + bi, p->n_b1 - bi, w->aux, w->num_aux,
-                                       w->b_aux.bits, mo))))
-    return e;
-  double t5 = now_s();
-  t->msm_b1_s += t5 - t4;
-  STAGE_END;
-  if ((e = msm_err(cuzk_g2_msm_witness(&b2_in, p->b_g2, bi, w->inputs, ni, w->b_input.bits, mo))))
-    return e;
-  if ((e = msm_err(cuzk_g2_msm_witness(&b2_aux, p->b_g2 + bi, p->n_b2 - bi, w->aux, w->num_aux,
-                                       w->b_aux.bits, mo))))
-    return e;
-  double t6 = now_s();
-  t->msm_b2_s += t6 - t5;
-  STAGE_END;
 
   /* assembly */
+  const cuzk_g16_vk *vk = set->vk;
   cuzk_g1 alpha1, beta1, delta1, a_sum, b1_sum, acc, tmp;
   cuzk_g2 beta2, delta2, b2_sum, acc2, tmp2;
-  cuzk_g1_from_affine(&alpha1, &p->vk.alpha_g1);
-  cuzk_g1_from_affine(&beta1, &p->vk.beta_g1);
-  cuzk_g1_from_affine(&delta1, &p->vk.delta_g1);
-  cuzk_g2_from_affine(&beta2, &p->vk.beta_g2);
-  cuzk_g2_from_affine(&delta2, &p->vk.delta_g2);
-  cuzk_g1_add(&a_sum, &a_in, &a_aux);
-  cuzk_g1_add(&b1_sum, &b1_in, &b1_aux);
-  cuzk_g2_add(&b2_sum, &b2_in, &b2_aux);
+  cuzk_g1_from_affine(&alpha1, &vk->alpha_g1);
+  cuzk_g1_from_affine(&beta1, &vk->beta_g1);
+  cuzk_g1_from_affine(&delta1, &vk->delta_g1);
+  cuzk_g2_from_affine(&beta2, &vk->beta_g2);
+  cuzk_g2_from_affine(&delta2, &vk->delta_g2);
+  cuzk_g1_add(&a_sum, &m.a_in, &m.a_aux);
+  cuzk_g1_add(&b1_sum, &m.b1_in, &m.b1_aux);
+  cuzk_g2_add(&b2_sum, &m.b2_in, &m.b2_aux);
 
   cuzk_g1_mul(&tmp, &delta1, r); /* A = alpha_1 + A_sum + r delta_1 */
   cuzk_g1_add(&acc, &alpha1, &a_sum);
@@ -169,8 +95,8 @@ static cuzk_g16_err prove_one(cuzk_g16_proof *proof, const cuzk_cs_result *w, co
 
   cuzk_fr rs;
   cuzk_fr_mul(&rs, r, s);
-  cuzk_g1_add(&acc, &h,
-              &l); /* C = H + L + s A_sum + r B1_sum + rs delta_1 + s alpha_1 + r beta_1 */
+  cuzk_g1_add(&acc, &m.h,
+              &m.l); /* C = H + L + s A_sum + r B1_sum + rs delta_1 + s alpha_1 + r beta_1 */
   cuzk_g1_mul(&tmp, &a_sum, s);
   cuzk_g1_add(&acc, &acc, &tmp);
   cuzk_g1_mul(&tmp, &b1_sum, r);
@@ -182,20 +108,19 @@ static cuzk_g16_err prove_one(cuzk_g16_proof *proof, const cuzk_cs_result *w, co
   cuzk_g1_mul(&tmp, &beta1, r);
   cuzk_g1_add(&acc, &acc, &tmp);
   cuzk_g1_to_affine(&proof->c, &acc);
-  t->assembly_s += now_s() - t6;
+  t->assembly_s += now_s() - t2;
   return CUZK_G16_OK;
-#undef STAGE_END
 }
 
 /* A delta at infinity makes every proof forgeable: refused before any input is touched. */
-static bool delta_degenerate(const cuzk_g16_params *p) {
-  return cuzk_g1_affine_is_infinity(&p->vk.delta_g1) || cuzk_g2_affine_is_infinity(&p->vk.delta_g2);
+static bool delta_degenerate(const cuzk_g16_vk *vk) {
+  return cuzk_g1_affine_is_infinity(&vk->delta_g1) || cuzk_g2_affine_is_infinity(&vk->delta_g2);
 }
 
 /* The batch: ws[i] is circuit i's prover view (num_constraints with the per-input constraints),
  * all of one shape matching the parameters. */
 static cuzk_g16_err prove_batch(cuzk_g16_proof *proofs, const cuzk_cs_result *ws, size_t n,
-                                const cuzk_pce *pce, const cuzk_g16_params *p,
+                                const cuzk_pce *pce, const cuzk_g16_set *set,
                                 const cuzk_g16_prove_opts *opts, cuzk_g16_timings *timings,
                                 double t_start) {
   cuzk_g16_timings t;
@@ -211,17 +136,16 @@ static cuzk_g16_err prove_batch(cuzk_g16_proof *proofs, const cuzk_cs_result *ws
   }
   size_t m = cuzk_g16_domain_size(sh.cons);
   if (m == 0) return CUZK_G16_ESHAPE;
-  if (p->vk.n_ic != sh.inputs || p->n_h != m - 1 || p->n_l != sh.aux ||
-      p->n_a != sh.inputs + sh.a_aux || p->n_b1 != sh.b_in + sh.b_aux || p->n_b2 != p->n_b1)
+  if (set->vk->n_ic != sh.inputs || set->n_h != m - 1 || set->n_l != sh.aux ||
+      set->n_a != sh.inputs + sh.a_aux || set->n_b1 != sh.b_in + sh.b_aux || set->n_b2 != set->n_b1)
     return CUZK_G16_ECOUNT;
 
-  cuzk_fr *bufs[3] = {0};
-  cuzk_g16_err e = CUZK_G16_OK;
-  for (int k = 0; k < (pce ? 2 : 3) && !e; k++) /* pre-compiled: two vectors (h_precompiled) */
-    if (!(bufs[k] = cuzk_buffer_get(m * sizeof(cuzk_fr)))) e = CUZK_G16_ENOMEM;
-  /* the cancel flag reaches into the MSMs: the H MSM alone takes seconds */
-  cuzk_msm_opts mo = {opts ? opts->pool : NULL, opts ? opts->max_workers : 0, CUZK_MSM_AUTO, 0,
-                      opts ? opts->cancel : NULL};
+  const cuzk_g16_backend *be = set->backend;
+  /* the cancel flag reaches into the backend's steps: the H MSM alone takes seconds */
+  cuzk_g16_exec x = {opts ? opts->pool : NULL, opts ? opts->max_workers : 0,
+                     opts ? opts->cancel : NULL};
+  cuzk_g16_domain *d = NULL; /* one set of domain vectors for the whole batch */
+  cuzk_g16_err e = be->domain_get(be, m, pce != NULL, &d);
   for (size_t i = 0; i < n && !e; i++) {
     cuzk_fr r, s;
     if (opts && opts->r && opts->s) {
@@ -230,24 +154,23 @@ static cuzk_g16_err prove_batch(cuzk_g16_proof *proofs, const cuzk_cs_result *ws
     } else if ((e = random_fr(&r)) || (e = random_fr(&s))) {
       break;
     }
-    e = prove_one(&proofs[i], &ws[i], pce, m, bufs, p, &r, &s, &mo, opts ? opts->cancel : NULL, &t);
+    e = prove_one(&proofs[i], &ws[i], pce, d, set, &r, &s, &x, &t);
   }
-  for (int k = 0; k < 3; k++)
-    cuzk_buffer_put(bufs[k]);
+  be->domain_put(be, d);
   t.total_s = now_s() - t_start;
   if (timings) *timings = t;
   return e;
 }
 
-cuzk_g16_err cuzk_g16_prove(cuzk_g16_proof *proofs, cuzk_cs *const *cs, size_t n,
-                            const cuzk_g16_params *p, const cuzk_g16_prove_opts *opts,
-                            cuzk_g16_timings *timings) {
+cuzk_g16_err cuzk_g16_prove_set(cuzk_g16_proof *proofs, cuzk_cs *const *cs, size_t n,
+                                const cuzk_g16_set *set, const cuzk_g16_prove_opts *opts,
+                                cuzk_g16_timings *timings) {
   double t_start = now_s();
-  if (!proofs || !cs || !p || n == 0) return CUZK_G16_EINVAL;
+  if (!proofs || !cs || !set || n == 0) return CUZK_G16_EINVAL;
   for (size_t i = 0; i < n; i++)
     if (!cs[i] || cuzk_cs_mode_of(cs[i]) != CUZK_CS_PROVE || cuzk_cs_error(cs[i]))
       return CUZK_G16_ESYNTH;
-  if (delta_degenerate(p)) return CUZK_G16_EIDENTITY;
+  if (delta_degenerate(set->vk)) return CUZK_G16_EIDENTITY;
   cuzk_cs_result *ws = malloc(n * sizeof *ws);
   if (!ws) return CUZK_G16_ENOMEM;
   cuzk_g16_err e = CUZK_G16_OK;
@@ -258,17 +181,17 @@ cuzk_g16_err cuzk_g16_prove(cuzk_g16_proof *proofs, cuzk_cs *const *cs, size_t n
     else
       cuzk_cs_result_get(cs[i], &ws[i]);
   }
-  if (!e) e = prove_batch(proofs, ws, n, NULL, p, opts, timings, t_start);
+  if (!e) e = prove_batch(proofs, ws, n, NULL, set, opts, timings, t_start);
   free(ws);
   return e;
 }
 
-cuzk_g16_err cuzk_g16_prove_pce(cuzk_g16_proof *proofs, cuzk_cs *const *witness, size_t n,
-                                const cuzk_pce *pce, const cuzk_g16_params *p,
-                                const cuzk_g16_prove_opts *opts, cuzk_g16_timings *timings) {
+cuzk_g16_err cuzk_g16_prove_pce_set(cuzk_g16_proof *proofs, cuzk_cs *const *witness, size_t n,
+                                    const cuzk_pce *pce, const cuzk_g16_set *set,
+                                    const cuzk_g16_prove_opts *opts, cuzk_g16_timings *timings) {
   double t_start = now_s();
-  if (!proofs || !witness || !pce || !p || n == 0) return CUZK_G16_EINVAL;
-  if (delta_degenerate(p)) return CUZK_G16_EIDENTITY;
+  if (!proofs || !witness || !pce || !set || n == 0) return CUZK_G16_EINVAL;
+  if (delta_degenerate(set->vk)) return CUZK_G16_EIDENTITY;
   cuzk_cs_result *ws = malloc(n * sizeof *ws);
   if (!ws) return CUZK_G16_ENOMEM;
   cuzk_g16_err e = CUZK_G16_OK;
@@ -279,7 +202,34 @@ cuzk_g16_err cuzk_g16_prove_pce(cuzk_g16_proof *proofs, cuzk_cs *const *witness,
     else /* the evaluator appends the per-input constraints */
       ws[i].num_constraints += ws[i].num_inputs;
   }
-  if (!e) e = prove_batch(proofs, ws, n, pce, p, opts, timings, t_start);
+  if (!e) e = prove_batch(proofs, ws, n, pce, set, opts, timings, t_start);
   free(ws);
+  return e;
+}
+
+/* A decoded set on the CPU backend for the length of one call: the attachment borrows p. */
+static cuzk_g16_err with_cpu(const cuzk_g16_params *p, cuzk_g16_set **set) {
+  if (!p) return CUZK_G16_EINVAL;
+  cuzk_g16_source src = {CUZK_G16_SOURCE_DECODED, p, NULL, NULL};
+  return cuzk_g16_attach(set, cuzk_g16_backend_cpu(), &src, NULL, NULL, 0);
+}
+
+cuzk_g16_err cuzk_g16_prove(cuzk_g16_proof *proofs, cuzk_cs *const *cs, size_t n,
+                            const cuzk_g16_params *p, const cuzk_g16_prove_opts *opts,
+                            cuzk_g16_timings *timings) {
+  cuzk_g16_set *set = NULL;
+  cuzk_g16_err e = with_cpu(p, &set);
+  if (!e) e = cuzk_g16_prove_set(proofs, cs, n, set, opts, timings);
+  cuzk_g16_detach(set);
+  return e;
+}
+
+cuzk_g16_err cuzk_g16_prove_pce(cuzk_g16_proof *proofs, cuzk_cs *const *witness, size_t n,
+                                const cuzk_pce *pce, const cuzk_g16_params *p,
+                                const cuzk_g16_prove_opts *opts, cuzk_g16_timings *timings) {
+  cuzk_g16_set *set = NULL;
+  cuzk_g16_err e = with_cpu(p, &set);
+  if (!e) e = cuzk_g16_prove_pce_set(proofs, witness, n, pce, set, opts, timings);
+  cuzk_g16_detach(set);
   return e;
 }
