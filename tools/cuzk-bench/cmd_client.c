@@ -967,7 +967,13 @@ int cmd_status(int argc, char **argv) {
   printf("=== cuzk daemon status ===\n");
   if (r->build) { /* cuzk's addition: the line the daemon's --version prints */
     const Cuzk__V1__BuildInfo *w = r->build;
-    cuzk_build_info b = {w->version, w->commit, w->dirty, w->compiler, w->adx, w->ifma, w->sha_ni};
+    cuzk_build_info b = {.version = w->version,
+                         .commit = w->commit,
+                         .dirty = w->dirty,
+                         .compiler = w->compiler,
+                         .adx = w->adx,
+                         .ifma = w->ifma,
+                         .sha_ni = w->sha_ni};
     char line[512];
     cuzk_build_info_line(&b, line, sizeof line);
     printf("build:            %s\n", line);
