@@ -5,10 +5,10 @@
 The exported families are read from the C source: every registration under src/ names its type
 and family in one call, `..., CUZK_PROM_<TYPE>, "name", "help" ["help"...][, "label" | , NAMES`
 (the label of a family with one label, as src/engine/metrics.c's family(), or an array of label
-names defined in the same file, `NAMES[] = {"a", "b"}`, as src/server/daemon.c's cuzk_build_info). With --daemon the check also
-starts that daemon (no parameters needed: it only has to answer /metrics), scrapes /metrics and
-requires the scrape to hold exactly those families, types and labels, so that the source reading
-cannot drift from what is served.
+names defined in the same file, `NAMES[] = {"a", "b"}`, as src/server/daemon.c's
+cuzk_build_info). With --daemon the check also starts that daemon (no parameters needed: it only
+has to answer /metrics), scrapes /metrics and requires the scrape to hold exactly those families,
+types and labels, so that the source reading cannot drift from what is served.
 
 Every panel target and the templating queries are parsed with contrib/grafana/promql_lite.py (an
 expression outside that subset fails). Then, for every selector:

@@ -122,9 +122,10 @@ static bool register_build_info(cuzk_engine *e) {
   if (cuzk_prom_register(cuzk_engine_prom(e), CUZK_PROM_GAUGE, "cuzk_build_info",
                          "The daemon's build: version, git commit (-dirty when tracked files "
                          "differed), compiler and the CPU kernels in use; always 1",
-                         build_labels, 4, NULL, 0, &m))
+                         build_labels, sizeof build_labels / sizeof *build_labels, NULL, 0, &m))
     return false;
-  const char *values[4] = {b.version, commit, b.compiler, kernels};
+  const char *values[sizeof build_labels / sizeof *build_labels] = {b.version, commit, b.compiler,
+                                                                    kernels};
   cuzk_prom_series *s = cuzk_prom_series_get(m, values);
   cuzk_prom_set(s, 1);
   return s != NULL;

@@ -33,7 +33,8 @@ else()
 endif()
 add_test(NAME test_version COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/test_version.py
          --daemon $<TARGET_FILE:cuzk-daemon> --bench $<TARGET_FILE:cuzk-bench>
-         --version ${PROJECT_VERSION} --compiler ${CUZK_COMPILER_NAME} --source ${PROJECT_SOURCE_DIR})
+         --version ${PROJECT_VERSION} --compiler ${CUZK_COMPILER_NAME} --source ${PROJECT_SOURCE_DIR}
+         --build-id ${PROJECT_BINARY_DIR}/src/server/build_id.c)
 set_tests_properties(test_version PROPERTIES TIMEOUT 120)
 # TLS on the TCP listener: certificates made by openssl, a WinningPoSt proven over TLS, refusals
 add_test(NAME test_tls COMMAND ${CUZK_GRPC_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/test_tls.py

@@ -3,16 +3,19 @@
 """What a build says it is (include/cuzk/version.h, docs/deployment.md "Which build answers"), on
 the real programs, in each of its four places:
   * `cuzk-daemon --version` and `cuzk-bench --version`: one line each, parsed; the same text after
-    the program's name; the version CMake has, the commit git has (with -dirty exactly when git
-    sees tracked changes), the compiler CMake used, and the kernels this machine should get under
-    the environment (/proc/cpuinfo's adx+bmi2, avx512f+avx512ifma, sha_ni; none with
-    CUZK_FORCE_PORTABLE, no ifma with CUZK_NO_IFMA);
+    the program's name; the version CMake has, the commit of the build's build_id.c, and that
+    one the commit git has now (with -dirty exactly when git sees tracked changes) unless the
+    tree changed since the build (then the test says so: rebuild to check it), the compiler CMake
+    used, and the kernels this machine should get under the environment (/proc/cpuinfo's
+    adx+bmi2, avx512f+avx512ifma, sha_ni; none with CUZK_FORCE_PORTABLE, no ifma with
+    CUZK_NO_IFMA);
   * the daemon's first log line;
   * GetStatus's `build` field, through `cuzk-bench status`;
   * the cuzk_build_info metric on /metrics and through GetMetrics: one series, value 1, its
     labels the parsed parts.
 A second or two, no parameters needed.
 usage: test_version.py --daemon D --bench B --version V --compiler "gcc 12.2.0" --source ROOT
+                       --build-id BUILD/src/server/build_id.c
 """
 import argparse
 import os
@@ -93,16 +96,24 @@ def version_line(exe, name, a):
     check(compiler == a.compiler, f"{name}: compiler {compiler!r}, CMake used {a.compiler!r}")
     want = expected_kernels()
     check(kernels == want, f"{name}: kernels {kernels}, this machine and environment: {want}")
+    text = open(a.build_id).read()
+    built = (re.search(r'cuzk_build_id_commit\[\] = "([0-9a-f]*)"', text).group(1) or "unknown",
+             "cuzk_build_id_dirty = true" in text)
+    check((commit, dirty is not None) == built, f"{name}: commit {commit}{dirty or ''}, the "
+          f"build's build_id.c has {built}")
     git = expected_commit(a.source)
-    if git:
-        check((commit, dirty is not None) == git,
-              f"{name}: commit {commit}{dirty or ''}, git has {git} (rebuild after a change)")
+    if git and git != built:
+        print(f"{name}: the source changed since the build (git {git}, built {built}): the "
+              "commit against git is checked after a rebuild", flush=True)
+    elif git:
+        check((commit, dirty is not None) == git, f"{name}: commit {commit}{dirty or ''}, git "
+              f"has {git}")
     return line
 
 
 def main():
     ap = argparse.ArgumentParser()
-    for o in ("--daemon", "--bench", "--version", "--compiler", "--source"):
+    for o in ("--daemon", "--bench", "--version", "--compiler", "--source", "--build-id"):
         ap.add_argument(o, required=True)
     a = ap.parse_args()
     daemon, bench = os.path.abspath(a.daemon), os.path.abspath(a.bench)
