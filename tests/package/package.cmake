@@ -3,8 +3,8 @@
 # package test"): one CPack build of this tree, its control fields and file lists, both packages
 # unpacked into a scratch root, the unit through systemd-analyze verify, one 2 KiB PoRep proof
 # through the unpacked daemon on the unpacked configuration, a program built against the
-# unpacked libcuzk-dev, cmake --install --prefix (~15 s on a quiet 2-core machine once the
-# parameters exist). Label "package": the gcc stage of .ci/run runs it, the others leave it out
+# unpacked libcuzk-dev, cmake --install --prefix (about 25 s of CPU once the parameters exist,
+# nearly all of it the proof; docs/testing.md has the times measured). Label "package": the gcc stage of .ci/run runs it, the others leave it out
 # (ctest -LE package). On Debian only (dpkg-deb), with CUZK_TEST_PROOFS. Included from
 # tests/CMakeLists.txt.
 find_program(CUZK_DPKG_DEB dpkg-deb)
