@@ -3,11 +3,12 @@
 """contrib/grafana/cuzk.json queries only what cuzk-daemon exports (docs/metrics.md).
 
 The exported families are read from the C source: every registration under src/ names its type
-and family in one call, `..., CUZK_PROM_<TYPE>, "name", "help" ["help"...][, "label"` (the label
-of a family with one label, as src/engine/metrics.c's family()). With --daemon the check also
-starts that daemon (no parameters needed: it only has to answer /metrics), scrapes /metrics and
-requires the scrape to hold exactly those families, types and labels, so that the source reading
-cannot drift from what is served.
+and family in one call, `..., CUZK_PROM_<TYPE>, "name", "help" ["help"...][, "label" | , NAMES`
+(the label of a family with one label, as src/engine/metrics.c's family(), or an array of label
+names defined in the same file, `NAMES[] = {"a", "b"}`, as src/server/daemon.c's
+cuzk_build_info). With --daemon the check also starts that daemon (no parameters needed: it only
+has to answer /metrics), scrapes /metrics and requires the scrape to hold exactly those families,
+types and labels, so that the source reading cannot drift from what is served.
 
 Every panel target and the templating queries are parsed with contrib/grafana/promql_lite.py (an
 expression outside that subset fails). Then, for every selector:
@@ -36,7 +37,7 @@ import urllib.request
 TARGET_LABELS = {"instance", "job"}  # added by Prometheus to every scraped series
 REGISTRATION = re.compile(
     r'CUZK_PROM_(COUNTER|GAUGE|HISTOGRAM)\s*,\s*"([a-zA-Z_:][a-zA-Z0-9_:]*)"\s*,\s*'
-    r'((?:"(?:[^"\\]|\\.)*"\s*)+)(?:,\s*"([a-zA-Z_][a-zA-Z0-9_]*)")?')
+    r'((?:"(?:[^"\\]|\\.)*"\s*)+)(?:,\s*(?:"([a-zA-Z_][a-zA-Z0-9_]*)"|([a-zA-Z_]\w*)))?')
 SUFFIXES = ("_bucket", "_sum", "_count")
 
 
@@ -46,7 +47,11 @@ def source_families(root):
     for path in sorted(pathlib.Path(root, "src").rglob("*.c")):
         text = re.sub(r"/\*.*?\*/", "", path.read_text(), flags=re.S)
         for m in REGISTRATION.finditer(text):
-            fams[m.group(2)] = (m.group(1).lower(), {m.group(4)} if m.group(4) else set())
+            labels = {m.group(4)} if m.group(4) else set()
+            if m.group(5):  # an array of label names (or an argument that is none: NULL, 0)
+                names = re.search(rf"\b{m.group(5)}\s*\[\w*\]\s*=\s*\{{([^}}]*)\}}", text)
+                labels = set(re.findall(r'"(\w+)"', names.group(1))) if names else set()
+            fams[m.group(2)] = (m.group(1).lower(), labels)
     return fams
 
 
@@ -289,9 +294,13 @@ def self_test(root, dash, fams, pq):
         pathlib.Path(t, "src", "x", "m.c").write_text(
             'f(e, CUZK_PROM_HISTOGRAM,\n  "a_seconds", "help "\n  "more", "stage", b, 3, &ok);\n'
             '/* g(e, CUZK_PROM_GAUGE, "commented_out", "h", &ok); */\n'
-            'g(e, CUZK_PROM_GAUGE, "b_bytes", "h \\"q\\"", &ok);\n')
+            'g(e, CUZK_PROM_GAUGE, "b_bytes", "h \\"q\\"", &ok);\n'
+            'static const char *const names[] = {"version", "commit"};\n'
+            'r(p, CUZK_PROM_GAUGE, "c_info",\n  "h", names, 2, NULL, 0, &m);\n'
+            'r(p, CUZK_PROM_COUNTER, "d_total", "h", NULL, 0, NULL, 0, &m);\n')
         got = source_families(t)
-        want = {"a_seconds": ("histogram", {"stage"}), "b_bytes": ("gauge", set())}
+        want = {"a_seconds": ("histogram", {"stage"}), "b_bytes": ("gauge", set()),
+                "c_info": ("gauge", {"version", "commit"}), "d_total": ("counter", set())}
         if got != want:
             print(f"self-test: source reading {got}, expected {want}")
             failed += 1

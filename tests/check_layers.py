@@ -28,7 +28,7 @@ PUBLIC = {"pool.h": "util", "prom.h": "util", "file_map.h": "util", "errmsg.h": 
           "g16_backend.h": "groth16", "porep.h": "porep",
           "post.h": "post", "snap.h": "snap", "bincode.h": "porep", "sdr_graph.h": "porep",
           "seal.h": "porep", "c1.h": "porep", "stacked_circuit.h": "porep", "c2.h": "porep",
-          "engine.h": "engine", "server.h": "server", "rpc.h": "server",
+          "engine.h": "engine", "server.h": "server", "rpc.h": "server", "version.h": "server",
           "v1/proving.pb-c.h": "server"}  # generated from proto/ at build time
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z0-9_]+)/([^"]+)"', re.M)
 SUFFIXES = (".c", ".h", ".inc", ".S")

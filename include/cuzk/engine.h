@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cuzk/prom.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -303,6 +305,9 @@ void cuzk_engine_status_free(cuzk_engine_status *s);
 /* Prometheus text exposition (the reference's metric names plus per-stage histograms, queue
  * depth, memory, SRS bytes) and the /status JSON; malloc'd, NULL on allocation failure. */
 char *cuzk_engine_metrics_text(cuzk_engine *e);
+/* The registry behind cuzk_engine_metrics_text, where a program adds families of its own (the
+ * daemon's cuzk_build_info); it lives as long as the engine. */
+cuzk_prom_registry *cuzk_engine_prom(cuzk_engine *e);
 char *cuzk_engine_status_json(cuzk_engine *e);
 
 /* Holds stages of the pipeline (hold true) or lets them go on (false), for tests that need jobs

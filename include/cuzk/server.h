@@ -24,13 +24,15 @@ extern "C" {
 typedef struct cuzk_daemon cuzk_daemon;
 
 typedef enum {
-  CUZK_DAEMON_ARGS_OK,   /* *out is configured, not yet started */
-  CUZK_DAEMON_ARGS_HELP, /* -h/--help: print cuzk_daemon_usage() and exit 0 */
-  CUZK_DAEMON_ARGS_ERROR /* msg says why */
+  CUZK_DAEMON_ARGS_OK,      /* *out is configured, not yet started */
+  CUZK_DAEMON_ARGS_HELP,    /* -h/--help: print cuzk_daemon_usage() and exit 0 */
+  CUZK_DAEMON_ARGS_VERSION, /* --version: print the build (cuzk/version.h) and exit 0 */
+  CUZK_DAEMON_ARGS_ERROR    /* msg says why */
 } cuzk_daemon_args;
 
 /* The configuration of the daemon's command line: the built-in defaults, -c/--config FILE,
- * -l/--listen ADDR (repeatable; replaces daemon.listen), --log-level LEVEL, -h/--help. Unknown or
+ * -l/--listen ADDR (repeatable; replaces daemon.listen), --log-level LEVEL, -h/--help, --version.
+ * Unknown or
  * unused keys become warnings, logged by cuzk_daemon_start. Never prints or exits. */
 cuzk_daemon_args cuzk_daemon_configure(cuzk_daemon **out, int argc, char *const argv[], char *msg,
                                        size_t msg_len);

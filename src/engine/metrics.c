@@ -140,6 +140,8 @@ static double resident_bytes(void) {
   return ok && page > 0 ? (double)resident * (double)page : 0;
 }
 
+cuzk_prom_registry *cuzk_engine_prom(cuzk_engine *e) { return e->prom; }
+
 char *cuzk_engine_metrics_text(cuzk_engine *e) {
   if (!e) return NULL;
   double rss = resident_bytes();

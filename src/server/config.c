@@ -860,7 +860,8 @@ const char *cuzk_config_usage(void) {
          "  -l, --listen ADDR      gRPC listen address, unix://PATH or IP:PORT; repeat for more;\n"
          "                         replaces daemon.listen\n"
          "      --log-level LEVEL  trace, debug, info, warn or error; replaces logging.level\n"
-         "  -h, --help             print this help and exit\n";
+         "  -h, --help             print this help and exit\n"
+         "      --version          print the version, commit, compiler and CPU kernels and exit\n";
 }
 
 /* Matches argv[*i] against a short and a long option that take a value ("-c FILE", "-cFILE",
@@ -901,6 +902,7 @@ cuzk_config_args_result cuzk_config_from_args(cuzk_daemon_config *cfg, int argc,
     const char *a = argv[i], *v;
     int r;
     if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) return CUZK_CONFIG_ARGS_HELP;
+    if (strcmp(a, "--version") == 0) return CUZK_CONFIG_ARGS_VERSION;
     if ((r = option_value(argc, argv, &i, "-c", "--config", &v, err)) != 0) {
       if (r < 0) return CUZK_CONFIG_ARGS_ERROR;
       if (config) {

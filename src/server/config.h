@@ -112,14 +112,16 @@ bool cuzk_config_load_file(cuzk_daemon_config *cfg, const char *path,
                            cuzk_config_warnings *warnings, char *err);
 
 typedef enum {
-  CUZK_CONFIG_ARGS_OK,   /* cfg is ready */
-  CUZK_CONFIG_ARGS_HELP, /* -h/--help: print cuzk_config_usage and exit 0 */
-  CUZK_CONFIG_ARGS_ERROR /* err says why */
+  CUZK_CONFIG_ARGS_OK,      /* cfg is ready */
+  CUZK_CONFIG_ARGS_HELP,    /* -h/--help: print cuzk_config_usage and exit 0 */
+  CUZK_CONFIG_ARGS_VERSION, /* --version: print the build and exit 0 */
+  CUZK_CONFIG_ARGS_ERROR    /* err says why */
 } cuzk_config_args_result;
 
 /* The daemon's command line: -c/--config FILE, -l/--listen ADDR (repeatable; replaces
- * daemon.listen), --log-level LEVEL, -h/--help. Starts from the defaults, loads FILE (or nothing
- * more without -c), applies the overrides, then cuzk_config_check. Never prints or exits. */
+ * daemon.listen), --log-level LEVEL, -h/--help, --version. Starts from the defaults, loads FILE (or
+ * nothing more without -c), applies the overrides, then cuzk_config_check. Never prints or exits.
+ */
 cuzk_config_args_result cuzk_config_from_args(cuzk_daemon_config *cfg, int argc, char *const argv[],
                                               cuzk_config_warnings *warnings, char *err);
 /* Usage text for -h (a static string). */

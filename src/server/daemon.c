@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cuzk/errmsg.h"
+#include "cuzk/version.h"
 #include "server/config.h"
 #include "server/grpc_transport.h"
 #include "server/http_status.h"
@@ -50,6 +51,7 @@ cuzk_daemon_args cuzk_daemon_configure(cuzk_daemon **out, int argc, char *const 
   char err[CUZK_CONFIG_ERR_LEN];
   switch (cuzk_config_from_args(&d->cfg, argc, argv, &d->warn, err)) {
   case CUZK_CONFIG_ARGS_HELP: free(d); return CUZK_DAEMON_ARGS_HELP;
+  case CUZK_CONFIG_ARGS_VERSION: free(d); return CUZK_DAEMON_ARGS_VERSION;
   case CUZK_CONFIG_ARGS_ERROR:
     free(d);
     return CUZK_FAIL(msg, msg_len, CUZK_DAEMON_ARGS_ERROR, "%s", err);
@@ -106,6 +108,29 @@ static void engine_config(cuzk_engine_config *ec, const cuzk_daemon *d) {
 
 /* ---- start and stop -------------------------------------------------------------------------- */
 
+/* cuzk_build_info: the build as labels on a constant 1, the Prometheus way of exporting what runs
+ * (docs/metrics.md), in the engine's registry so that /metrics and GetMetrics both carry it. */
+static const char *const build_labels[] = {"version", "commit", "compiler", "kernels"};
+
+static bool register_build_info(cuzk_engine *e) {
+  cuzk_build_info b;
+  cuzk_build_info_get(&b);
+  char commit[64], kernels[32];
+  cuzk_build_commit(&b, commit, sizeof commit);
+  cuzk_build_kernels(&b, kernels, sizeof kernels);
+  cuzk_prom_metric *m = NULL;
+  if (cuzk_prom_register(cuzk_engine_prom(e), CUZK_PROM_GAUGE, "cuzk_build_info",
+                         "The daemon's build: version, git commit (-dirty when tracked files "
+                         "differed), compiler and the CPU kernels in use; always 1",
+                         build_labels, sizeof build_labels / sizeof *build_labels, NULL, 0, &m))
+    return false;
+  const char *values[sizeof build_labels / sizeof *build_labels] = {b.version, commit, b.compiler,
+                                                                    kernels};
+  cuzk_prom_series *s = cuzk_prom_series_get(m, values);
+  cuzk_prom_set(s, 1);
+  return s != NULL;
+}
+
 static char *http_metrics(void *ctx, size_t *len) {
   char *t = cuzk_engine_metrics_text(ctx);
   if (t) *len = strlen(t);
@@ -135,6 +160,13 @@ bool cuzk_daemon_start(cuzk_daemon *d, cuzk_log_fn log, void *log_user, char *ms
   const cuzk_daemon_config *cfg = &d->cfg;
   d->log = log;
   d->log_user = log_user;
+  /* first, so that every log names the build that wrote it (docs/deployment.md "Which build
+   * answers") */
+  cuzk_build_info b;
+  cuzk_build_info_get(&b);
+  char line[256];
+  cuzk_build_info_line(&b, line, sizeof line);
+  dlog(d, CUZK_LOG_INFO, "cuzk-daemon %s", line);
   for (size_t i = 0; i < d->warn.n; i++)
     dlog(d, CUZK_LOG_WARN, "config: %s", d->warn.msg[i]);
   if (d->warn.dropped) dlog(d, CUZK_LOG_WARN, "config: %zu more warnings", d->warn.dropped);
@@ -144,6 +176,10 @@ bool cuzk_daemon_start(cuzk_daemon *d, cuzk_log_fn log, void *log_user, char *ms
   char why[512] = "";
   if (cuzk_engine_create(&d->engine, &ec, why, sizeof why))
     return CUZK_FAIL(msg, msg_len, false, "cannot start the engine: %s", why);
+  if (!register_build_info(d->engine)) {
+    teardown(d, 0);
+    return CUZK_FAIL(msg, msg_len, false, "cannot start the engine: out of memory");
+  }
   cuzk_service_opts so = {d->engine, cfg->on_disconnect == CUZK_POLICY_CANCEL, log, log_user};
   d->svc = cuzk_service_create(&so);
   const char *listen[CUZK_CONFIG_MAX_LISTEN];

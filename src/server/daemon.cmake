@@ -4,4 +4,4 @@
 add_library(cuzk_service STATIC ${CMAKE_CURRENT_SOURCE_DIR}/service.c
   ${CMAKE_CURRENT_SOURCE_DIR}/daemon.c)
 target_include_directories(cuzk_service PRIVATE ${PROJECT_SOURCE_DIR}/src)
-target_link_libraries(cuzk_service PUBLIC cuzk_rpc cuzk_config cuzk)
+target_link_libraries(cuzk_service PUBLIC cuzk_rpc cuzk_config cuzk_version cuzk)

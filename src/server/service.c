@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cuzk/v1/proving.pb-c.h"
+#include "cuzk/version.h"
 
 struct cuzk_service {
   cuzk_service_opts o;
@@ -388,6 +389,18 @@ static void rpc_status(cuzk_service *s, cuzk_rpc_call *call) {
   res.total_proofs_completed = st.completed;
   res.total_proofs_failed = st.failed;
   res.uptime_seconds = st.uptime_s;
+  /* cuzk's addition: the build answering (docs/deployment.md "Which build answers") */
+  cuzk_build_info b;
+  cuzk_build_info_get(&b);
+  Cuzk__V1__BuildInfo build = CUZK__V1__BUILD_INFO__INIT;
+  build.version = (char *)b.version;
+  build.commit = (char *)b.commit;
+  build.dirty = b.dirty;
+  build.compiler = (char *)b.compiler;
+  build.adx = b.adx;
+  build.ifma = b.ifma;
+  build.sha_ni = b.sha_ni;
+  res.build = &build;
   reply_msg(call, &res.base);
   free(srs);
   free(srs_p);

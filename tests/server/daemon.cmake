@@ -24,6 +24,18 @@ add_test(NAME test_daemon_start COMMAND ${Python3_EXECUTABLE}
          ${CMAKE_CURRENT_LIST_DIR}/test_daemon_start.py --daemon $<TARGET_FILE:cuzk-daemon>
          --bench $<TARGET_FILE:cuzk-bench>)
 set_tests_properties(test_daemon_start PROPERTIES TIMEOUT 120)
+# --version of both programs parsed, and the same build in the daemon's first log line, GetStatus
+# (cuzk-bench status) and cuzk_build_info on /metrics and GetMetrics; seconds, no parameters
+if(CMAKE_C_COMPILER_ID STREQUAL "GNU")
+  set(CUZK_COMPILER_NAME "gcc ${CMAKE_C_COMPILER_VERSION}")
+else()
+  string(TOLOWER "${CMAKE_C_COMPILER_ID} ${CMAKE_C_COMPILER_VERSION}" CUZK_COMPILER_NAME)
+endif()
+add_test(NAME test_version COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/test_version.py
+         --daemon $<TARGET_FILE:cuzk-daemon> --bench $<TARGET_FILE:cuzk-bench>
+         --version ${PROJECT_VERSION} --compiler ${CUZK_COMPILER_NAME} --source ${PROJECT_SOURCE_DIR}
+         --build-id ${PROJECT_BINARY_DIR}/src/server/build_id.c)
+set_tests_properties(test_version PROPERTIES TIMEOUT 120)
 # TLS on the TCP listener: certificates made by openssl, a WinningPoSt proven over TLS, refusals
 add_test(NAME test_tls COMMAND ${CUZK_GRPC_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/test_tls.py
          --daemon $<TARGET_FILE:cuzk-daemon> --bench $<TARGET_FILE:cuzk-bench>

@@ -515,6 +515,10 @@ static void test_args(void) {
   const char *help[] = {"cuzk-daemon", "-l", "1.2.3.4:5", "--help", NULL};
   CHECK(run_args(&c, err, &w, 4, help) == CUZK_CONFIG_ARGS_HELP);
   CHECK(strstr(cuzk_config_usage(), "--log-level LEVEL") != NULL);
+  /* --version wins over a bad option after it, as --help does: nothing else is parsed */
+  const char *version[] = {"cuzk-daemon", "--version", "--no-such-option", NULL};
+  CHECK(run_args(&c, err, &w, 3, version) == CUZK_CONFIG_ARGS_VERSION);
+  CHECK(strstr(cuzk_config_usage(), "--version") != NULL);
 
   const char *over[] = {
       "cuzk-daemon", "-l", "127.0.0.1:9820", "--listen=unix://x.sock", "--log-level",

@@ -7,7 +7,7 @@
    and §1.4: file name and package, the service's eight methods with their types, and every
    message's fields (number, name, type, repeated) and every enum's values, with nothing extra on
    either side but cuzk's additions, listed apart (ADDED_FIELDS, ADDED_MESSAGES: GetStatus's
-   jobs) and kept out of the reference's way.
+   jobs and build) and kept out of the reference's way.
 2. Starts the C test server (tests/server/rpc_wire_server.c, --server) on a unix socket and on
    TCP 127.0.0.1:0 and calls every method from Python's grpcio over both: messages encoded by
    Python are decoded by protobuf-c (the server answers with what it decoded) and the C answers
@@ -104,7 +104,7 @@ MESSAGES = {
 # it), a message of cuzk's own has a name the reference does not use.
 ADDITION_MIN = 100
 ADDED_FIELDS = {
-    "GetStatusResponse": [(100, "jobs", "repeated JobStatus")],
+    "GetStatusResponse": [(100, "jobs", "repeated JobStatus"), (101, "build", "BuildInfo")],
 }
 ADDED_MESSAGES = {
     "JobStatus": [
@@ -112,6 +112,9 @@ ADDED_MESSAGES = {
         (4, "stage", "string"), (5, "total_partitions", "uint32"),
         (6, "partitions_done", "uint32"), (7, "current_partition", "int32"),
         (8, "submitted_ms_ago", "uint64")],
+    "BuildInfo": [
+        (1, "version", "string"), (2, "commit", "string"), (3, "dirty", "bool"),
+        (4, "compiler", "string"), (5, "adx", "bool"), (6, "ifma", "bool"), (7, "sha_ni", "bool")],
 }
 
 

@@ -37,6 +37,8 @@ int cmd_evict(int argc, char **argv);
 int cmd_metrics(int argc, char **argv);
 bool cli_client_global_opt(const char *arg);
 int cmd_client_global(int argc, char **argv);
+/* cmd_version.c: --version */
+int cmd_version(void);
 /* The PoSt forms of gen-vanilla, setup, prove, verify and verify-vanilla (cmd_post.c), which the
  * commands hand over to; their help texts, which the commands' --help append. */
 int cmd_post_gen_vanilla(int argc, char **argv);

@@ -32,6 +32,7 @@
 #include "cuzk/c1.h"
 #include "cuzk/rpc.h"
 #include "cuzk/v1/proving.pb-c.h"
+#include "cuzk/version.h"
 #include "request_file.h"
 
 #define DEFAULT_ADDR "http://127.0.0.1:9820" /* the reference's */
@@ -950,7 +951,8 @@ int cmd_status(int argc, char **argv) {
   conn_opts c;
   int rc = parse_query(&c, NULL, 30000, argc, argv,
                        "usage: cuzk-bench status [options]\n"
-                       "The daemon's GetStatus: uptime, proof counters, GPUs, loaded parameter "
+                       "The daemon's GetStatus: its build (version, commit, compiler, CPU "
+                       "kernels), uptime, proof counters, GPUs, loaded parameter "
                        "sets, queues, and each job queued or running: its stage (queued, "
                        "preparing, synthesizing, proving, waiting, verifying), the partition "
                        "worked on, partitions proven of the total.\n"
@@ -963,6 +965,19 @@ int cmd_status(int argc, char **argv) {
   free(resp);
   if (!r) return cli_fail(1, "GetStatus: malformed response");
   printf("=== cuzk daemon status ===\n");
+  if (r->build) { /* cuzk's addition: the line the daemon's --version prints */
+    const Cuzk__V1__BuildInfo *w = r->build;
+    cuzk_build_info b = {.version = w->version,
+                         .commit = w->commit,
+                         .dirty = w->dirty,
+                         .compiler = w->compiler,
+                         .adx = w->adx,
+                         .ifma = w->ifma,
+                         .sha_ni = w->sha_ni};
+    char line[512];
+    cuzk_build_info_line(&b, line, sizeof line);
+    printf("build:            %s\n", line);
+  }
   printf("uptime:           %llus\n", (unsigned long long)r->uptime_seconds);
   printf("proofs completed: %llu\n", (unsigned long long)r->total_proofs_completed);
   printf("proofs failed:    %llu\n", (unsigned long long)r->total_proofs_failed);

@@ -45,7 +45,8 @@ static void usage(FILE *f) {
         "  preload             load a parameter set in the daemon (PreloadSRS)\n"
         "  evict               move an unused parameter set out of memory (EvictSRS)\n"
         "  metrics             the daemon's Prometheus metrics (GetMetrics)\n"
-        "Run 'cuzk-bench <command> --help' for its options.\n",
+        "Run 'cuzk-bench <command> --help' for its options; 'cuzk-bench --version' prints the\n"
+        "version, commit, compiler and CPU kernels.\n",
         f);
 }
 
@@ -71,6 +72,7 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "evict")) return cmd_evict(argc - 1, argv + 1);
   if (!strcmp(cmd, "metrics")) return cmd_metrics(argc - 1, argv + 1);
   if (cli_client_global_opt(cmd)) return cmd_client_global(argc, argv);
+  if (!strcmp(cmd, "--version")) return cmd_version();
   if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
     usage(stdout);
     return 0;

@@ -6,6 +6,7 @@
  * if configured, HTTP /metrics and /status. SIGINT/SIGTERM: stop accepting jobs, let running ones
  * finish or cancel them (daemon.shutdown, bounded by daemon.shutdown_grace), answer the waiting
  * callers, exit 0. Logs go to stderr, as text or JSON lines, each with its job id.
+ * --version prints the build (cuzk/version.h) and exits.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
@@ -19,6 +20,7 @@
 #include "cuzk/engine.h"
 #include "cuzk/rpc.h"
 #include "cuzk/server.h"
+#include "cuzk/version.h"
 
 /* ---- logging --------------------------------------------------------------------------------- */
 
@@ -82,6 +84,14 @@ int main(int argc, char **argv) {
   char msg[1024];
   switch (cuzk_daemon_configure(&d, argc, argv, msg, sizeof msg)) {
   case CUZK_DAEMON_ARGS_HELP: fputs(cuzk_daemon_usage(), stdout); return 0;
+  case CUZK_DAEMON_ARGS_VERSION: {
+    cuzk_build_info b;
+    cuzk_build_info_get(&b);
+    char line[256];
+    cuzk_build_info_line(&b, line, sizeof line);
+    printf("cuzk-daemon %s\n", line);
+    return 0;
+  }
   case CUZK_DAEMON_ARGS_ERROR: fprintf(stderr, "cuzk-daemon: %s\n", msg); return 2;
   case CUZK_DAEMON_ARGS_OK: break;
   }
