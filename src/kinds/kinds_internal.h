@@ -41,6 +41,18 @@
     return !LOOKUP(&p, *(const unsigned *)arg) && !BLANK(cs, p, msg, len);                         \
   }
 
+/* The proving functions a kind file defines, static, under these names, in its descriptor. */
+#define KIND_PROVING_FNS                                                      \
+  .synthesize = synthesize, .public_inputs = public_inputs, .verify = verify, \
+  .describe = describe, .free_work = free_work
+
+/* public_inputs' buffer for n inputs (malloc'd; NULL if memory ran out), and its result: in, or
+ * NULL (in freed) when the derivation failed. */
+cuzk_fr *kind_inputs_alloc(size_t n);
+cuzk_fr *kind_inputs_result(cuzk_fr *in, bool failed);
+
+/* A partition function for kinds whose proof k answers partition k (PoRep, SnapDeals). */
+unsigned kind_partition_is_position(const void *work, unsigned k);
 /* The request's sector_size (0: not set, as PSProve sends) against the proof's; false with msg. */
 bool kind_check_sector_size(const cuzk_kind_request *r, uint64_t bytes, const char *proof_name,
                             const char *size_name, char *msg, size_t len);

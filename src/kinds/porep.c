@@ -115,13 +115,8 @@ static bool synthesize(const void *work, cuzk_cs *cs, unsigned part, char *msg, 
 
 static cuzk_fr *public_inputs(const void *work, unsigned part, size_t *n) {
   const porep_work *w = work;
-  *n = w->ctx.num_inputs;
-  cuzk_fr *in = malloc((*n ? *n : 1) * sizeof *in);
-  if (in && cuzk_c2_public_inputs(in, &w->ctx, part)) {
-    free(in);
-    in = NULL;
-  }
-  return in;
+  cuzk_fr *in = kind_inputs_alloc(*n = w->ctx.num_inputs);
+  return kind_inputs_result(in, in && cuzk_c2_public_inputs(in, &w->ctx, part));
 }
 
 static bool verify(bool *ok, const void *work, const cuzk_g16_pvk *pvk,
@@ -135,11 +130,6 @@ static bool verify(bool *ok, const void *work, const cuzk_g16_pvk *pvk,
     bad++;
   free(each);
   return kind_verdict(ok, ran, all, "PoRep", (int)bad, msg, len);
-}
-
-static unsigned partition(const void *work, unsigned k) {
-  (void)work;
-  return k;
 }
 
 static void describe(const void *work, char *out, size_t len) {
@@ -167,10 +157,6 @@ const cuzk_kind cuzk_kind_porep = {
     .n_circuits = KIND_N_SIZES,
     .max_list = max_list,
     .prepare = prepare,
-    .synthesize = synthesize,
-    .public_inputs = public_inputs,
-    .verify = verify,
-    .partition = partition,
-    .describe = describe,
-    .free_work = free_work,
+    .partition = kind_partition_is_position,
+    KIND_PROVING_FNS,
 };

@@ -102,13 +102,8 @@ static bool synthesize(const void *work, cuzk_cs *cs, unsigned part, char *msg, 
 static cuzk_fr *public_inputs(const void *work, unsigned part, size_t *n) {
   (void)part;
   const cuzk_post_request *rq = work;
-  *n = cuzk_post_num_public_inputs(rq->proof);
-  cuzk_fr *in = malloc((*n ? *n : 1) * sizeof *in);
-  if (in && cuzk_post_request_public_inputs(in, rq)) {
-    free(in);
-    in = NULL;
-  }
-  return in;
+  cuzk_fr *in = kind_inputs_alloc(*n = cuzk_post_num_public_inputs(rq->proof));
+  return kind_inputs_result(in, in && cuzk_post_request_public_inputs(in, rq));
 }
 
 static bool verify(bool *ok, const void *work, const cuzk_g16_pvk *pvk,
@@ -171,12 +166,8 @@ const cuzk_kind cuzk_kind_winning_post = {
     .n_circuits = KIND_N_SIZES,
     .max_list = max_list_winning,
     .prepare = prepare_winning,
-    .synthesize = synthesize,
-    .public_inputs = public_inputs,
-    .verify = verify,
     .partition = partition,
-    .describe = describe,
-    .free_work = free_work,
+    KIND_PROVING_FNS,
 };
 
 const cuzk_kind cuzk_kind_window_post = {
@@ -192,10 +183,6 @@ const cuzk_kind cuzk_kind_window_post = {
     .n_circuits = KIND_N_SIZES,
     .max_list = max_list_window,
     .prepare = prepare_window,
-    .synthesize = synthesize,
-    .public_inputs = public_inputs,
-    .verify = verify,
     .partition = partition,
-    .describe = describe,
-    .free_work = free_work,
+    KIND_PROVING_FNS,
 };

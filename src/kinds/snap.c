@@ -76,25 +76,15 @@ static bool synthesize(const void *work, cuzk_cs *cs, unsigned part, char *msg, 
 
 static cuzk_fr *public_inputs(const void *work, unsigned part, size_t *n) {
   const cuzk_snap_request *rq = work;
-  *n = CUZK_SNAP_PUBLIC_INPUTS;
-  cuzk_fr *in = malloc(CUZK_SNAP_PUBLIC_INPUTS * sizeof *in);
-  if (in && cuzk_snap_public_inputs(in, rq->proof, part, rq->comm_r_old, rq->comm_d_new,
-                                    rq->comm_r_new)) {
-    free(in);
-    in = NULL;
-  }
-  return in;
+  cuzk_fr *in = kind_inputs_alloc(*n = CUZK_SNAP_PUBLIC_INPUTS);
+  return kind_inputs_result(in, in && cuzk_snap_public_inputs(in, rq->proof, part, rq->comm_r_old,
+                                                              rq->comm_d_new, rq->comm_r_new));
 }
 
 static bool verify(bool *ok, const void *work, const cuzk_g16_pvk *pvk,
                    const cuzk_g16_proof *proofs, char *msg, size_t len) {
   bool all = false, ran = !cuzk_snap_verify(&all, work, pvk, proofs);
   return kind_verdict(ok, ran, all, "update", -1, msg, len); /* one batch check: no partition */
-}
-
-static unsigned partition(const void *work, unsigned k) {
-  (void)work;
-  return k;
 }
 
 static void describe(const void *work, char *out, size_t len) {
@@ -128,10 +118,6 @@ const cuzk_kind cuzk_kind_snap = {
     .n_circuits = CUZK_SNAP_NUM_PROOFS,
     .max_list = max_list,
     .prepare = prepare,
-    .synthesize = synthesize,
-    .public_inputs = public_inputs,
-    .verify = verify,
-    .partition = partition,
-    .describe = describe,
-    .free_work = free_work,
+    .partition = kind_partition_is_position,
+    KIND_PROVING_FNS,
 };
