@@ -19,14 +19,15 @@ import tempfile
 
 # Rank of each layer, low to high; msm, ntt and hashes are peers and may not include each other.
 RANK = {"util": 0, "field": 1, "curve": 2, "pairing": 3, "msm": 4, "ntt": 4, "hashes": 4,
-        "r1cs": 5, "groth16": 6, "porep": 7, "post": 8, "snap": 8, "engine": 9, "server": 10}
+        "r1cs": 5, "groth16": 6, "porep": 7, "post": 8, "snap": 8, "kinds": 9, "engine": 10,
+        "server": 11}
 # The layer of each public header.
 PUBLIC = {"pool.h": "util", "prom.h": "util", "file_map.h": "util", "errmsg.h": "util",
           "cpu.h": "util", "progress.h": "util", "field.h": "field", "curve.h": "curve", "pairing.h": "pairing",
           "msm.h": "msm", "ntt.h": "ntt", "sha256.h": "hashes", "poseidon.h": "hashes",
           "r1cs.h": "r1cs", "gadgets.h": "r1cs", "pce.h": "r1cs", "groth16.h": "groth16",
-          "g16_backend.h": "groth16", "porep.h": "porep",
-          "post.h": "post", "snap.h": "snap", "bincode.h": "porep", "sdr_graph.h": "porep",
+          "g16_backend.h": "groth16", "porep.h": "porep", "post.h": "post", "snap.h": "snap",
+          "kinds.h": "kinds", "bincode.h": "porep", "sdr_graph.h": "porep",
           "seal.h": "porep", "c1.h": "porep", "stacked_circuit.h": "porep", "c2.h": "porep",
           "engine.h": "engine", "server.h": "server", "rpc.h": "server", "version.h": "server",
           "v1/proving.pb-c.h": "server"}  # generated from proto/ at build time

@@ -88,7 +88,9 @@ static void test_bad_requests(cuzk_engine *e) {
   unsigned one[1] = {0}, two[2] = {0, 1}, swapped[2] = {1, 0};
   post_req q;
   req_make(&q, CUZK_KIND_WINNING_POST, 10, one, 1, randomness);
-  expect_failed(e, &q.r, "registered_proof: 10 (StackedDrgWindow2KiBV1_1) is a window-post proof");
+  expect_failed(e, &q.r,
+                "registered_proof: 10 (StackedDrgWindow2KiBV1_1) is a WindowPoSt proof, but "
+                "proof_kind is WINNING_POST");
   q.r.registered_proof = 99;
   expect_failed(e, &q.r, "registered_proof: 99 is not a registered PoSt proof");
   req_free(&q);
@@ -107,7 +109,7 @@ static void test_bad_requests(cuzk_engine *e) {
   expect_failed(e, &q.r, "randomness: 31 bytes, expected 32");
   q.r.randomness_len = 32;
   q.r.sector_size = 8 << 20;
-  expect_failed(e, &q.r, "sector_size: 8388608, but StackedDrgWinning2KiBV1 proves 2048-byte");
+  expect_failed(e, &q.r, "sector_size: 8388608, but StackedDrgWinning2KiBV1 proves 2KiB sectors");
   q.r.sector_size = 2048;
   q.r.partition_index = 1;
   expect_failed(e, &q.r, "partition_index: 1, but WinningPoSt has one partition");

@@ -70,7 +70,8 @@ static void test_bad_requests(cuzk_engine *e, const snap_req *good) {
   expect_failed(e, &q.r, "registered_proof: 10 is not a registered update proof (0-4)");
   q = *good;
   q.r.sector_size = 8 << 20;
-  expect_failed(e, &q.r, "sector_size: 8388608, but StackedDrg2KiBV1 proves 2048-byte sectors");
+  expect_failed(e, &q.r,
+                "sector_size: 8388608, but StackedDrg2KiBV1 proves 2KiB sectors (2048 bytes)");
   q = *good;
   q.r.n_vanilla_proofs = 0;
   expect_failed(e, &q.r, "vanilla_proofs: 0 elements, but StackedDrg2KiBV1 has 1 partitions");

@@ -5,7 +5,7 @@
  * workers -> bounded queue -> prove workers, admission by the bytes a partition is measured to
  * use), partition batching across sectors, the SRS manager (parameter sets loaded once, shared
  * by reference, evicted LRU within a byte budget) and the metrics. Generic over proof kinds
- * (PoRep C2, the SnapDeals update, WinningPoSt, WindowPoSt). All functions are thread-safe. Library
+ * (their descriptors: cuzk/kinds.h). All functions are thread-safe. Library
  * code: errors are returned, log lines go to the configured callback.
  */
 #ifndef CUZK_ENGINE_H
@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cuzk/kinds.h"
 #include "cuzk/prom.h"
 
 #ifdef __cplusplus
@@ -47,27 +48,8 @@ typedef enum {
 #define CUZK_ENGINE_MAX_RESULTS 10000000
 const char *cuzk_engine_strerror(cuzk_engine_err e);
 
-/* The wire values of cuzk.v1 ProofKind, Priority and AwaitProofResponse.Status. */
-typedef enum {
-  CUZK_KIND_UNSPECIFIED = 0,
-  CUZK_KIND_POREP_SEAL_COMMIT = 1,
-  CUZK_KIND_SNAP_DEALS_UPDATE = 2,
-  CUZK_KIND_WINDOW_POST_PARTITION = 3,
-  CUZK_KIND_WINNING_POST = 4,
-} cuzk_proof_kind;
-#define CUZK_NUM_PROOF_KINDS 5
-/* "porep_c2", "snap_update", "window_post", "winning_post" (the metric label values); NULL
- * otherwise. */
-const char *cuzk_proof_kind_label(cuzk_proof_kind k);
-
-typedef enum {
-  CUZK_PRIORITY_DEFAULT = 0, /* the kind's default: WinningPoSt CRITICAL, WindowPoSt HIGH, else
-                                NORMAL */
-  CUZK_PRIORITY_LOW = 1,
-  CUZK_PRIORITY_NORMAL = 2,
-  CUZK_PRIORITY_HIGH = 3,
-  CUZK_PRIORITY_CRITICAL = 4,
-} cuzk_priority;
+/* ProofKind and Priority are the kinds layer's (cuzk/kinds.h); AwaitProofResponse.Status's wire
+ * values are below. */
 /* "low", "normal", "high", "critical" (the metric label values); NULL for DEFAULT or another. */
 const char *cuzk_priority_label(cuzk_priority p);
 
@@ -184,7 +166,7 @@ cuzk_engine_err cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *
 
 /*
  * Queues a job and writes its new id. Only a request that cannot be a job is refused here
- * (EINVAL: proof_kind outside 1..4, priority outside 0..4, a request_id over
+ * (EINVAL: a proof_kind no kind has (cuzk_kind_of), priority outside 0..4, a request_id over
  * CUZK_REQUEST_ID_MAX bytes, more vanilla_proofs than its kind can use
  * (cuzk_engine_check_vanilla_count); EBUSY: a queue limit, named in msg; ESHUTDOWN); every other
  * problem (a bad C1, missing parameters) makes the job end FAILED with the reason, so callers see
@@ -198,7 +180,7 @@ cuzk_engine_err cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *r,
  * PoRep (its C1 goes in vanilla_proof), the sectors of one partition of the registered PoSt proof
  * (WinningPoSt: 1), the partitions of the update's sector size; for a registered_proof the kind
  * does not know, the kind's largest. cuzk_engine_submit checks it first; a server may check it
- * before it decodes the elements. OK for a proof_kind outside 1..4 (submit refuses those). */
+ * before it decodes the elements. OK for a proof_kind no kind has (submit refuses those). */
 cuzk_engine_err cuzk_engine_check_vanilla_count(cuzk_proof_kind kind, uint64_t registered_proof,
                                                 size_t n, char *msg, size_t msg_len);
 /* The bytes r counts against input_budget while its job waits: the vanilla bytes, one length per

@@ -24,17 +24,6 @@ const char *cuzk_engine_strerror(cuzk_engine_err e) {
   return "unknown engine error";
 }
 
-const char *cuzk_proof_kind_label(cuzk_proof_kind k) {
-  switch (k) {
-  case CUZK_KIND_POREP_SEAL_COMMIT: return "porep_c2";
-  case CUZK_KIND_SNAP_DEALS_UPDATE: return "snap_update";
-  case CUZK_KIND_WINDOW_POST_PARTITION: return "window_post";
-  case CUZK_KIND_WINNING_POST: return "winning_post";
-  case CUZK_KIND_UNSPECIFIED: break;
-  }
-  return NULL;
-}
-
 const char *cuzk_priority_label(cuzk_priority p) {
   switch (p) {
   case CUZK_PRIORITY_LOW: return "low";
@@ -245,7 +234,7 @@ uint64_t cuzk_engine_input_charge(const cuzk_job_request *r) {
 
 cuzk_engine_err cuzk_engine_check_vanilla_count(cuzk_proof_kind kind, uint64_t registered_proof,
                                                 size_t n, char *msg, size_t len) {
-  const eng_kind *k = eng_kind_for(kind);
+  const cuzk_kind *k = cuzk_kind_of(kind);
   if (!k) return CUZK_ENGINE_OK; /* not a kind: submit says so */
   char what[160];
   size_t most = k->max_list(registered_proof, what, sizeof what);
@@ -311,12 +300,6 @@ static bool copy_inputs(eng_job *j, const cuzk_job_request *r) {
   return true;
 }
 
-static cuzk_priority default_priority(cuzk_proof_kind k) {
-  return k == CUZK_KIND_WINNING_POST            ? CUZK_PRIORITY_CRITICAL
-         : k == CUZK_KIND_WINDOW_POST_PARTITION ? CUZK_PRIORITY_HIGH
-                                                : CUZK_PRIORITY_NORMAL;
-}
-
 cuzk_engine_err cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *r,
                                    char job_id[CUZK_JOB_ID_LEN], uint32_t *queue_position,
                                    char *msg, size_t len) {
@@ -327,7 +310,8 @@ cuzk_engine_err cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *r,
     snprintf(msg, len, "submit: NULL argument");
     return CUZK_ENGINE_EINVAL;
   }
-  if (r->kind < CUZK_KIND_POREP_SEAL_COMMIT || r->kind > CUZK_KIND_WINNING_POST) {
+  const cuzk_kind *kind = cuzk_kind_of(r->kind);
+  if (!kind) {
     snprintf(msg, len, "invalid proof_kind: %d", (int)r->kind);
     return CUZK_ENGINE_EINVAL;
   }
@@ -344,7 +328,7 @@ cuzk_engine_err cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *r,
   cuzk_engine_err bad =
       cuzk_engine_check_vanilla_count(r->kind, r->registered_proof, r->n_vanilla_proofs, msg, len);
   if (bad) return bad;
-  cuzk_priority prio = r->priority ? r->priority : default_priority(r->kind);
+  cuzk_priority prio = r->priority ? r->priority : kind->default_priority;
   uint64_t bytes = cuzk_engine_input_charge(r);
   pthread_mutex_lock(&e->mu); /* refused before anything is copied */
   cuzk_engine_err busy = admit(e, prio, bytes, msg, len);
@@ -353,7 +337,7 @@ cuzk_engine_err cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *r,
   eng_job *j = calloc(1, sizeof *j);
   if (!j) return CUZK_ENGINE_ENOMEM;
   j->kind = r->kind;
-  j->ops = eng_kind_for(r->kind);
+  j->ops = kind;
   j->prio = prio;
   j->registered_proof = r->registered_proof;
   j->sector_size = r->sector_size;
@@ -395,17 +379,9 @@ cuzk_engine_err cuzk_engine_submit(cuzk_engine *e, const cuzk_job_request *r,
     ahead += a->state == JOB_QUEUED && a->prio >= j->prio;
   eng_insert(e, j);
   memcpy(job_id, j->id, CUZK_JOB_ID_LEN);
-  if (!j->ops) {
-    char why[128];
-    snprintf(why, sizeof why, "unsupported proof kind: %s (no circuit for it yet)",
-             cuzk_proof_kind_label(j->kind));
-    j->fail_reason = ENG_FAIL_REQUEST;
-    eng_end(e, j, CUZK_JOB_FAILED, why);
-  } else {
-    eng_log(e, CUZK_LOG_INFO, j->id,
-            "submitted: %s, priority %d, %zu bytes in %zu piece(s), request_id '%s'",
-            cuzk_proof_kind_label(j->kind), (int)j->prio, j->input_len, j->n_inputs, j->request_id);
-  }
+  eng_log(e, CUZK_LOG_INFO, j->id,
+          "submitted: %s, priority %d, %zu bytes in %zu piece(s), request_id '%s'", kind->label,
+          (int)j->prio, j->input_len, j->n_inputs, j->request_id);
   pthread_cond_broadcast(&e->work_cv);
   pthread_cond_broadcast(&e->space_cv); /* a worker held by backpressure may be outranked now */
   pthread_mutex_unlock(&e->mu);

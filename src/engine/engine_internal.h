@@ -19,6 +19,7 @@
 #include "cuzk/file_map.h"
 #include "cuzk/g16_backend.h"
 #include "cuzk/groth16.h"
+#include "cuzk/kinds.h"
 #include "cuzk/pce.h"
 #include "cuzk/pool.h"
 #include "cuzk/progress.h"
@@ -28,8 +29,8 @@
 typedef enum { JOB_QUEUED, JOB_PREPARING, JOB_RUNNING, JOB_FINISHING, JOB_ENDED } job_state;
 
 /* Why a job failed, the label of cuzk_proofs_failed_by_reason_total (metrics.c names them): a
- * small fixed set, never the message. Set where the failure is found (the kinds' prepare, kinds.c,
- * workers.c); read by eng_end. */
+ * small fixed set, never the message. Set where the failure is found (prepare_finish.c from the
+ * kind's error class, workers.c); read by eng_end. */
 typedef enum {
   ENG_FAIL_REQUEST,    /* a request field, or a vanilla proof that does not parse */
   ENG_FAIL_VANILLA,    /* a vanilla proof (C1, PoSt sector, update) that parses but does not hold */
@@ -55,103 +56,12 @@ typedef enum {
 
 typedef struct eng_job eng_job;
 
-/* A circuit the engine proves with: one parameter set. Filled by its kind (docs/engine.md "Proof
- * kinds"). */
-typedef struct {
-  const char *id;        /* "porep-2k", "winning-32g", "wpost-8m", ... */
-  uint64_t sector_bytes; /* test sizes (<= 512 MiB) may get generated TEST parameters */
-  const void *arg;       /* the kind's description of the circuit (a seal or PoSt proof) */
-  /* dir/<file name without extension>; false if it does not fit */
-  bool (*param_base)(char *out, size_t len, const char *dir, const void *arg);
-  /* writes TEST parameters into dir, reporting to progress (may be NULL: cuzk/progress.h); false
-   * with msg */
-  bool (*setup_test)(const void *arg, const char *dir, cuzk_pool *pool,
-                     const cuzk_progress *progress, double *gen_s, char *msg, size_t len);
-  /* the circuit without a witness into cs (RECORD mode: its matrices for the pre-compiled
-   * evaluator); false with msg */
-  bool (*blank)(const void *arg, cuzk_cs *cs, char *msg, size_t len);
-} eng_circuit;
-
-/* One proof kind: all that the scheduler, the SRS manager and the workers know of it. Every
- * function runs without the engine lock. */
-typedef struct {
-  cuzk_proof_kind kind;
-  const eng_circuit *circuits;
-  unsigned n_circuits;
-  /* Parses and checks j's request (j->input, j->randomness, ...), sets j->work (freed by
-   * free_work) and j->parts, and names the circuit to prove with. false with msg naming the
-   * request field. */
-  bool (*prepare)(eng_job *j, const eng_circuit **circuit, char *msg, size_t len);
-  /* Synthesizes partition part into cs (PROVE mode); concurrent calls for distinct partitions. */
-  bool (*synthesize)(const eng_job *j, cuzk_cs *cs, unsigned part, char *msg, size_t len);
-  /* The self-check: every partition proof against the public inputs re-derived from the request
-   * (never from the vanilla proofs' own claims). false with msg naming the partition. */
-  bool (*verify)(const eng_job *j, const cuzk_g16_pvk *pvk, const cuzk_g16_proof *proofs, char *msg,
-                 size_t len);
-  void (*describe)(const eng_job *j, char *out, size_t len); /* the log line once prepared */
-  void (*free_work)(void *work);
-  /* The most elements vanilla_proofs may hold for registered_proof (docs/engine.md "Admission"),
-   * checked at submit; what names whose bound it is ("a WindowPoSt partition of ..."). A
-   * registered_proof the kind does not know: its largest bound (prepare then fails naming it). */
-  size_t (*max_list)(uint64_t registered_proof, char *what, size_t len);
-} eng_kind;
-
-/* The five registered sector sizes' circuits of a kind, "<prefix>-2k" ... "<prefix>-64g"; ids[i]
- * is the registered proof id that stands for size i (the circuits' arg). */
-#define ENG_KIB UINT64_C(1024)
-#define ENG_CIRCUITS_BY_SIZE(prefix, ids, param_base, setup_test, blank)                             \
-  {                                                                                                  \
-    {prefix "-2k", 2 * ENG_KIB, &(ids)[0], param_base, setup_test, blank},                           \
-        {prefix "-8m", 8 * ENG_KIB * ENG_KIB, &(ids)[1], param_base, setup_test, blank},             \
-        {prefix "-512m", 512 * ENG_KIB * ENG_KIB, &(ids)[2], param_base, setup_test, blank},         \
-        {prefix "-32g", 32 * ENG_KIB * ENG_KIB * ENG_KIB, &(ids)[3], param_base, setup_test, blank}, \
-    {                                                                                                \
-      prefix "-64g", 64 * ENG_KIB *ENG_KIB *ENG_KIB, &(ids)[4], param_base, setup_test, blank        \
-    }                                                                                                \
-  }
-#define ENG_N_SIZES 5
-
-/* A kind's param_base, setup_test and blank for circuits whose arg points at a registered proof
- * id: LOOKUP(&p, id) finds the proof of type T (0 = found), BASE(out, len, dir, p) names its
- * files, SETUP(p, dir, pool, progress, gen_s, msg, len) generates them and BLANK(cs, p, msg, len)
- * synthesizes the circuit without a witness (0 = done). */
-#define ENG_DEFINE_PARAM_FNS(T, LOOKUP, BASE, SETUP, BLANK)                                        \
-  static bool param_base(char *out, size_t len, const char *dir, const void *arg) {                \
-    const T *p;                                                                                    \
-    return !LOOKUP(&p, *(const unsigned *)arg) && BASE(out, len, dir, p);                          \
-  }                                                                                                \
-  static bool setup_test(const void *arg, const char *dir, cuzk_pool *pool,                        \
-                         const cuzk_progress *progress, double *gen_s, char *msg, size_t len) {    \
-    const T *p;                                                                                    \
-    return !LOOKUP(&p, *(const unsigned *)arg) && !SETUP(p, dir, pool, progress, gen_s, msg, len); \
-  }                                                                                                \
-  static bool blank(const void *arg, cuzk_cs *cs, char *msg, size_t len) {                         \
-    const T *p;                                                                                    \
-    return !LOOKUP(&p, *(const unsigned *)arg) && !BLANK(cs, p, msg, len);                         \
-  }
-
-/* Helpers of the kinds' prepare (kinds.c). The circuit of circuits[0..n) for sector_bytes, or
- * NULL with msg naming the kind. */
-const eng_circuit *eng_circuit_for_bytes(const eng_circuit *circuits, unsigned n,
-                                         uint64_t sector_bytes, const char *kind_name, char *msg,
-                                         size_t len);
-/* The request's sector_size (0: not set, as PSProve sends) against the proof's. */
-bool eng_check_sector_size(const eng_job *j, uint64_t bytes, const char *proof_name, char *msg,
-                           size_t len);
-/* j's n_inputs list elements as pointers into j->input (malloc'd), or NULL with msg. */
-const uint8_t **eng_input_pieces(const eng_job *j, char *msg, size_t len);
-
-extern const eng_kind eng_kind_porep, eng_kind_winning_post, eng_kind_window_post, eng_kind_snap;
-/* The kinds the engine proves, NULL-terminated; eng_kind_for is NULL for one it does not. */
-extern const eng_kind *const eng_kinds[];
-const eng_kind *eng_kind_for(cuzk_proof_kind k);
-
 /* One parameter set (a circuit): loaded once, shared by reference count. Tiers: HOT (params
  * decoded in memory), WARM (not decoded, its .params file kept mapped and read into the page cache:
  * loading it again decodes without reading the disk), COLD (neither). pvk stays while HOT or
  * WARM. */
 typedef struct {
-  const eng_circuit *circ;
+  const cuzk_kind_circuit *circ;
   char base[4096];         /* file path without extension, in param_cache */
   char test_base[4096];    /* the same in test_params_dir (generated TEST parameters) */
   cuzk_g16_params *params; /* NULL unless loaded */
@@ -194,7 +104,7 @@ struct eng_job {
   cuzk_proof_kind kind;
   cuzk_priority prio;
   uint64_t seq;
-  const eng_kind *ops;
+  const cuzk_kind *ops; /* its kind (docs/kinds.md) */
   uint64_t registered_proof, sector_size, miner_id, sector_number;
   /* The request's vanilla proofs until prepared: n_inputs pieces of input_lens[i] bytes, stored
    * one after another in input: vanilla_proof first if it was set (PoRep: the C1), then the
@@ -331,7 +241,7 @@ extern const char *const eng_part_state_names[ENG_NUM_PART_STATES];
 /* ---- srs.c ------------------------------------------------------------------------------------
  */
 void eng_srs_init(cuzk_engine *e);
-srs_set *eng_srs_for(cuzk_engine *e, const eng_circuit *c);
+srs_set *eng_srs_for(cuzk_engine *e, const cuzk_kind_circuit *c);
 srs_set *eng_srs_by_id(cuzk_engine *e, const char *id);
 /* unlocked: loads (or generates test parameters, if allowed and missing) and takes a
  * reference for j (NULL: PreloadSRS). false with msg on failure, or once j is cancelled: a job
@@ -355,9 +265,10 @@ void eng_trim_heap(void);
 #define ENG_TRIM_BYTES (UINT64_C(64) << 20)
 #define ENG_TRIM_DELAY_S 0.2
 
-/* ---- kinds.c ----------------------------------------------------------------------------------
+/* ---- prepare_finish.c -------------------------------------------------------------------------
  */
-/* unlocked: the kind's prepare, then its parameter set acquired; fills parts/proofs. */
+/* unlocked: the kind's prepare over the job's request, then its parameter set acquired; fills
+ * work, parts, proofs. */
 bool eng_prepare_job(cuzk_engine *e, eng_job *j, char *msg, size_t len);
 /* unlocked: the kind's self-check (when configured), then the proof bytes in j->result. */
 bool eng_finish_job(cuzk_engine *e, eng_job *j, char *msg, size_t len);

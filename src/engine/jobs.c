@@ -125,7 +125,7 @@ void eng_end(cuzk_engine *e, eng_job *j, cuzk_job_status status, const char *msg
     eng_srs_release(e, j->srs);
     j->srs = NULL;
   }
-  if (j->ops && j->ops->free_work) j->ops->free_work(j->work);
+  if (j->ops && j->work) j->ops->free_work(j->work);
   j->work = NULL;
   free(j->proofs);
   j->proofs = NULL;
@@ -206,7 +206,7 @@ void eng_free_input(eng_job *j) {
 }
 
 void eng_free_job(eng_job *j) {
-  if (j->ops && j->ops->free_work) j->ops->free_work(j->work);
+  if (j->ops && j->work) j->ops->free_work(j->work);
   free(j->proofs);
   free(j->part_state);
   eng_free_input(j);

@@ -67,11 +67,11 @@ bool eng_metrics_init(cuzk_engine *e) {
   cuzk_prom_metric *dur =
       family(e, CUZK_PROM_HISTOGRAM, "cuzk_proof_duration_seconds", "Proof duration", "proof_kind",
              duration_buckets, NB(duration_buckets), &ok);
-  for (int k = 1; k < CUZK_NUM_PROOF_KINDS; k++) {
-    const char *lbl = cuzk_proof_kind_label((cuzk_proof_kind)k);
-    e->m_completed[k] = labelled(comp, lbl, &ok);
-    e->m_failed[k] = labelled(fail, lbl, &ok);
-    e->m_duration[k] = labelled(dur, lbl, &ok);
+  const cuzk_kind *kind;
+  for (size_t i = 0; (kind = cuzk_kind_at(i)); i++) {
+    e->m_completed[kind->id] = labelled(comp, kind->label, &ok);
+    e->m_failed[kind->id] = labelled(fail, kind->label, &ok);
+    e->m_duration[kind->id] = labelled(dur, kind->label, &ok);
   }
   e->m_running = plain(e, CUZK_PROM_GAUGE, "cuzk_running_jobs", "Currently running proofs", &ok);
   e->m_workers = plain(e, CUZK_PROM_GAUGE, "cuzk_gpu_workers",
@@ -258,7 +258,7 @@ char *cuzk_engine_status_json(cuzk_engine *e) {
         "\"stage\":\"%s\",\"current_partition\":%s,\"submitted_secs_ago\":%.1f,"
         "\"total_partitions\":%u,\"partitions_dispatched\":%u,\"partitions_done\":%u,"
         "\"partitions\":[",
-        first ? "" : ",", j->id, cuzk_proof_kind_label(j->kind), (int)j->prio, state_name(j->state),
+        first ? "" : ",", j->id, j->ops->label, (int)j->prio, state_name(j->state),
         cuzk_job_stage_name(stage), cur, now - j->t_submit, parts, j->next_part, j->proved);
     for (unsigned k = 0; k < parts; k++)
       put(&b, "%s{\"index\":%u,\"state\":\"%s\"}", k ? "," : "", k,

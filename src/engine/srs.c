@@ -28,19 +28,20 @@ static uint64_t estimate_part_bytes(const cuzk_g16_set *set, bool precompiled) {
 /* Every circuit of every kind, in the kinds' order (GetStatus lists them so). */
 void eng_srs_init(cuzk_engine *e) {
   e->n_srs = 0;
-  for (const eng_kind *const *k = eng_kinds; *k; k++)
-    for (unsigned i = 0; i < (*k)->n_circuits && e->n_srs < ENG_MAX_SRS; i++) {
+  const cuzk_kind *k;
+  for (size_t n = 0; (k = cuzk_kind_at(n)); n++)
+    for (unsigned i = 0; i < k->n_circuits && e->n_srs < ENG_MAX_SRS; i++) {
       srs_set *s = &e->srs[e->n_srs++];
       memset(s, 0, sizeof *s);
       atomic_init(&s->abandon, 0);
-      s->circ = &(*k)->circuits[i];
+      s->circ = &k->circuits[i];
       if (!s->circ->param_base(s->base, sizeof s->base, e->param_cache, s->circ->arg) ||
           !s->circ->param_base(s->test_base, sizeof s->test_base, e->test_params_dir, s->circ->arg))
         s->base[0] = 0;
     }
 }
 
-srs_set *eng_srs_for(cuzk_engine *e, const eng_circuit *c) {
+srs_set *eng_srs_for(cuzk_engine *e, const cuzk_kind_circuit *c) {
   for (unsigned i = 0; i < e->n_srs; i++)
     if (e->srs[i].circ == c) return &e->srs[i];
   return NULL;

@@ -102,7 +102,7 @@ static void synth_chunk(void *ctx, size_t begin, size_t end) {
   (void)begin;
   (void)end;
   synth_task *t = ctx;
-  t->ok = t->job->ops->synthesize(t->job, t->cs, t->part, t->msg, sizeof t->msg);
+  t->ok = t->job->ops->synthesize(t->job->work, t->cs, t->part, t->msg, sizeof t->msg);
 }
 
 enum { PICK_NONE, PICK_PREPARE, PICK_PARTITION };
@@ -150,7 +150,7 @@ static void prepare(cuzk_engine *e, eng_job *j) {
   else if (!ok)
     eng_end(e, j, CUZK_JOB_FAILED, msg);
   else {
-    j->ops->describe(j, msg, sizeof msg);
+    j->ops->describe(j->work, msg, sizeof msg);
     eng_log(e, CUZK_LOG_INFO, j->id, "%s, parameters %s", msg, j->srs->circ->id);
   }
   pthread_cond_broadcast(&e->work_cv);

@@ -12,6 +12,20 @@
 #include "cuzk/v1/proving.pb-c.h"
 #include "cuzk/version.h"
 
+/* The engine's kinds and priorities are the proto's values (cuzk/kinds.h): the casts below rely
+ * on it. tests/server/test_kinds_proto.c checks the names too. */
+#define SAME_VALUE(ours, proto) _Static_assert((int)(ours) == (int)(proto), #ours " is " #proto)
+SAME_VALUE(CUZK_KIND_UNSPECIFIED, CUZK__V1__PROOF_KIND__PROOF_KIND_UNSPECIFIED);
+SAME_VALUE(CUZK_KIND_POREP_SEAL_COMMIT, CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT);
+SAME_VALUE(CUZK_KIND_SNAP_DEALS_UPDATE, CUZK__V1__PROOF_KIND__SNAP_DEALS_UPDATE);
+SAME_VALUE(CUZK_KIND_WINDOW_POST_PARTITION, CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION);
+SAME_VALUE(CUZK_KIND_WINNING_POST, CUZK__V1__PROOF_KIND__WINNING_POST);
+SAME_VALUE(CUZK_PRIORITY_DEFAULT, CUZK__V1__PRIORITY__PRIORITY_UNSPECIFIED);
+SAME_VALUE(CUZK_PRIORITY_LOW, CUZK__V1__PRIORITY__LOW);
+SAME_VALUE(CUZK_PRIORITY_NORMAL, CUZK__V1__PRIORITY__NORMAL);
+SAME_VALUE(CUZK_PRIORITY_HIGH, CUZK__V1__PRIORITY__HIGH);
+SAME_VALUE(CUZK_PRIORITY_CRITICAL, CUZK__V1__PRIORITY__CRITICAL);
+
 struct cuzk_service {
   cuzk_service_opts o;
   pthread_mutex_t mu;
@@ -181,8 +195,9 @@ static bool scan_fields(const uint8_t *p, const uint8_t *end, bool prove, wire_s
 static bool refuse_long_list(cuzk_rpc_call *call, const uint8_t *req, size_t len, bool prove) {
   wire_scan w = {0, 0, 0};
   if (!scan_fields(req, req + len, prove, &w)) return false; /* protobuf-c will refuse it */
+  /* a value no kind has is checked by nothing here: submit refuses it */
   cuzk_proof_kind k =
-      w.kind <= CUZK_KIND_WINNING_POST ? (cuzk_proof_kind)w.kind : CUZK_KIND_UNSPECIFIED;
+      w.kind < CUZK_NUM_PROOF_KINDS ? (cuzk_proof_kind)w.kind : CUZK_KIND_UNSPECIFIED;
   char msg[256];
   if (!cuzk_engine_check_vanilla_count(k, w.proof, w.n_list, msg, sizeof msg)) return false;
   reply_error(call, CUZK_RPC_STATUS_INVALID_ARGUMENT, "%s", msg);
@@ -357,15 +372,15 @@ static void rpc_status(cuzk_service *s, cuzk_rpc_call *call) {
     srs_p[res.n_loaded_srs++] = &srs[i];
   }
   res.loaded_srs = srs_p;
-  /* the reference's display names; a kind is listed while it has queued or running jobs */
-  static const char *const names[CUZK_NUM_PROOF_KINDS] = {NULL, "porep-c2", "snap-update",
-                                                          "window-post", "winning-post"};
-  for (int k = 1; k < CUZK_NUM_PROOF_KINDS; k++) {
-    if (!st.pending[k] && !st.running[k]) continue;
+  /* the reference's display names (cuzk_kind.wire); a kind is listed while it has queued or
+   * running jobs */
+  const cuzk_kind *kind;
+  for (size_t i = 0; (kind = cuzk_kind_at(i)); i++) {
+    if (!st.pending[kind->id] && !st.running[kind->id]) continue;
     Cuzk__V1__QueueStatus x = CUZK__V1__QUEUE_STATUS__INIT;
-    x.proof_kind = (char *)names[k];
-    x.pending = st.pending[k];
-    x.in_progress = st.running[k];
+    x.proof_kind = (char *)kind->wire;
+    x.pending = st.pending[kind->id];
+    x.in_progress = st.running[kind->id];
     q[res.n_queues] = x;
     q_p[res.n_queues] = &q[res.n_queues];
     res.n_queues++;
@@ -375,7 +390,8 @@ static void rpc_status(cuzk_service *s, cuzk_rpc_call *call) {
     const cuzk_job_info *j = &st.jobs[i];
     Cuzk__V1__JobStatus x = CUZK__V1__JOB_STATUS__INIT;
     x.job_id = (char *)j->job_id;
-    x.proof_kind = (char *)(j->kind > 0 && j->kind < CUZK_NUM_PROOF_KINDS ? names[j->kind] : "");
+    kind = cuzk_kind_of(j->kind);
+    x.proof_kind = (char *)(kind ? kind->wire : "");
     x.priority = (Cuzk__V1__Priority)j->priority;
     x.stage = (char *)cuzk_job_stage_name(j->stage);
     x.total_partitions = j->partitions;

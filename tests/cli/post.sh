@@ -163,7 +163,7 @@ refused "PoRep kind" "proof_kind: unknown value 'POREP_SEAL_COMMIT'" "$D/window-
 refused "missing field" "miner_id: missing" "$D/window-no-miner.json"
 refused "another sector size" "sector_size: 8388608, but StackedDrgWindow2KiBV1_1 proves 2KiB sectors" \
   "$D/window-sector_size.json"
-refused "a PoRep field" "sector_number: set, but it is not a PoSt field" "$D/window-sector_number.json"
+refused "a PoRep field" "sector_number: set, but it is not a WindowPoSt field" "$D/window-sector_number.json"
 
 # proto3 JSON readers accept the file as is (when this python3 has protobuf and grpc_tools)
 Q=$D/window-post.json

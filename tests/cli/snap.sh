@@ -32,7 +32,7 @@ refused() { # refused WHAT NEEDLE REQUEST: prove and verify-vanilla exit 1 namin
 "$B" gen-vanilla snap --sector-size 2KiB --data random:5 --sector-num 9 -o "$D/r.json" >"$D/gen"
 grep -q "StackedDrg2KiBV1 (2KiB), sector 9, 1 partition" "$D/gen" || fail "gen-vanilla output"
 "$B" gen-vanilla snap --sector-size 2KiB --data random:6 -o "$D/other.json" >/dev/null
-"$B" verify-vanilla --kind snap --request "$D/r.json" | grep -q "valid (StackedDrg2KiBV1, 1 part" ||
+"$B" verify-vanilla --kind snap --request "$D/r.json" | grep -q "valid (StackedDrg2KiBV1: 1 part" ||
   fail "verify-vanilla"
 "$B" shape --kind snap --sector-size 2KiB --no-nnz | grep -q "circuit constraints *1705039" ||
   fail "shape 2KiB"

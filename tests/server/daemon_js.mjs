@@ -53,7 +53,7 @@ for (const [ai, addr] of addrs.entries()) {
   });
   check(
     r.result.status === 'FAILED' &&
-      r.result.error_message.includes('registered_proof: 0 (StackedDrgWinning2KiBV1) is a winning-post proof'),
+      r.result.error_message.includes('registered_proof: 0 (StackedDrgWinning2KiBV1) is a WinningPoSt proof'),
     `${addr}: Prove window_post: ${r.result.status} ${r.result.error_message}`,
   );
   check(r.result.job_id.length === 36, `${addr}: server-generated job id ${r.result.job_id}`);

@@ -20,6 +20,13 @@ add_test(NAME test_rpc_transport COMMAND test_rpc_transport ${CUZK_RPC_TEST_BIG_
 set_tests_properties(test_rpc_transport PROPERTIES TIMEOUT 120
                      ENVIRONMENT "GLIBC_TUNABLES=glibc.malloc.hugetlb=1")
 
+# The proof-kind descriptors against the generated ProofKind and Priority enums.
+add_executable(test_kinds_proto ${CUZK_RPC_TEST_DIR}/test_kinds_proto.c)
+target_link_libraries(test_kinds_proto PRIVATE cuzk_rpc cuzk)
+target_include_directories(test_kinds_proto PRIVATE ${PROJECT_SOURCE_DIR}/tests)
+add_test(NAME test_kinds_proto COMMAND test_kinds_proto)
+set_tests_properties(test_kinds_proto PROPERTIES TIMEOUT 60)
+
 add_executable(rpc_wire_server ${CUZK_RPC_TEST_DIR}/rpc_wire_server.c)
 target_link_libraries(rpc_wire_server PRIVATE cuzk_rpc)
 target_include_directories(rpc_wire_server PRIVATE ${PROJECT_SOURCE_DIR}/src)

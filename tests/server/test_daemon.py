@@ -234,7 +234,8 @@ level = "debug"
         v[at] ^= 1
         q.vanilla_proofs[i] = bytes(v)
 
-    post_failed("winning-post", "window id for WinningPoSt", "is a window-post proof",
+    post_failed("winning-post", "window id for WinningPoSt",
+                "is a WindowPoSt proof, but proof_kind is WINNING_POST",
                 lambda q: setattr(q, "registered_proof", 10))
     post_failed("winning-post", "short randomness", "randomness: 31 bytes, expected 32",
                 lambda q: setattr(q, "randomness", q.randomness[:31]))

@@ -176,14 +176,13 @@ bool cli_proof(const cuzk_seal_proof **p, const char *proof_arg, const char *siz
 }
 
 bool cli_post_type(cuzk_post_type *t, const char *kind) {
-  if (!kind) return false;
-  if (!strcmp(kind, "winning-post") || !strcmp(kind, "winning"))
-    *t = CUZK_POST_WINNING;
-  else if (!strcmp(kind, "window-post") || !strcmp(kind, "window") || !strcmp(kind, "wpost"))
-    *t = CUZK_POST_WINDOW;
-  else
-    return false;
-  return true;
+  const cuzk_kind *k = cuzk_kind_named(kind); /* any of its names (docs/kinds.md) */
+  for (int i = CUZK_POST_WINNING; k && i <= CUZK_POST_WINDOW; i++)
+    if (cuzk_kind_named(cuzk_post_type_name((cuzk_post_type)i)) == k) {
+      *t = (cuzk_post_type)i;
+      return true;
+    }
+  return false;
 }
 
 bool cli_post_proof(const cuzk_post_proof **p, const char *kind, const char *proof_arg,
@@ -277,7 +276,9 @@ bool cli_snap_form(int argc, char **argv) {
   bool snap = false;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return false;
-    if (!strcmp(argv[i], "--kind") && i + 1 < argc && !strcmp(argv[i + 1], "snap")) snap = true;
+    if (!strcmp(argv[i], "--kind") && i + 1 < argc &&
+        cuzk_kind_named(argv[i + 1]) == cuzk_kind_of(CUZK_KIND_SNAP_DEALS_UPDATE))
+      snap = true;
   }
   return snap;
 }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "cuzk/groth16.h"
+#include "cuzk/kinds.h"
 #include "cuzk/pool.h"
 #include "cuzk/porep.h"
 #include "cuzk/post.h"
@@ -57,7 +58,8 @@ extern const char cli_snap_gen_vanilla_usage[], cli_snap_setup_usage[],
     cli_snap_verify_vanilla_usage[];
 /* The update proof from --registered-proof (id or name) or, when NULL, the size's. */
 bool cli_snap_proof(const cuzk_snap_proof **p, const char *proof_arg, const char *size_arg);
-/* Whether a command line names --kind snap (false with --help/-h). */
+/* Whether a command line names --kind snap, or another name of the SnapDeals kind (false with
+ * --help/-h). */
 bool cli_snap_form(int argc, char **argv);
 
 /* The id of every option of cuzk-bench; cli.c's table gives each its spellings and whether it
@@ -154,12 +156,12 @@ void cli_print_hex(const uint8_t *b, size_t n);
 bool cli_u64(uint64_t *out, const char *text);
 /* The registered proof from --registered-proof (id or name) or, when NULL, the size's default. */
 bool cli_proof(const cuzk_seal_proof **p, const char *proof_arg, const char *size_arg);
-/* The PoSt proof of a kind ("winning-post" or "window-post"; also "winning"/"window"/"wpost")
+/* The PoSt proof of a kind (any name of a PoSt kind: "winning-post", "window-post", "wpost", ...)
  * from --registered-proof (id or name, which must be of that kind) or, when NULL, the one the
  * chain uses for the size (Winning 0-4, Window V1_1 10-14). */
 bool cli_post_proof(const cuzk_post_proof **p, const char *kind, const char *proof_arg,
                     const char *size_arg);
-/* The PoSt type of a kind name (the ones cli_post_proof takes). */
+/* The PoSt type of a kind name (any name of its descriptor, cuzk/kinds.h). */
 bool cli_post_type(cuzk_post_type *t, const char *kind);
 /* Whether a command line asks for the PoSt form of setup/prove/verify/synth-only: --request, or
  * --kind with a PoSt kind; false whenever --help/-h is there (the command's help covers both). */

@@ -40,7 +40,8 @@ static int parse(c2_args *a, int argc, char **argv, const char *usage, const cha
     const char *k = argv[i], *v;
     uint64_t x;
     int id = cli_next_opt(opts, argc, argv, &i, &v);
-    if (id == O_KIND && strcmp(v, "porep")) id = CLI_UNKNOWN; /* the other kinds: not here */
+    if (id == O_KIND && cuzk_kind_named(v) != cuzk_kind_of(CUZK_KIND_POREP_SEAL_COMMIT))
+      id = CLI_UNKNOWN;                       /* the other kinds: not here */
     int taken = cli_prove_arg(&a->pa, id, v); /* 1: --synthesis, --deterministic, --threads */
     if (taken < 0) return 2;
     if (taken) continue;

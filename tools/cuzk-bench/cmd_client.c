@@ -181,30 +181,12 @@ typedef struct {
   job_input inputs[MAX_INPUTS];
 } prove_args;
 
+/* Any name of a kind (docs/kinds.md); its value is the proto's (tests/server/test_kinds_proto.c).
+ */
 static bool parse_kind(Cuzk__V1__ProofKind *k, const char *s) {
-  static const struct {
-    const char *name;
-    Cuzk__V1__ProofKind kind;
-  } names[] = {
-      {"porep", CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT},
-      {"porep-c2", CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT},
-      {"seal-commit", CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT},
-      {"snap", CUZK__V1__PROOF_KIND__SNAP_DEALS_UPDATE},
-      {"snap-deals", CUZK__V1__PROOF_KIND__SNAP_DEALS_UPDATE},
-      {"update", CUZK__V1__PROOF_KIND__SNAP_DEALS_UPDATE},
-      {"wpost", CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION},
-      {"window-post", CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION},
-      {"windowpost", CUZK__V1__PROOF_KIND__WINDOW_POST_PARTITION},
-      {"winning", CUZK__V1__PROOF_KIND__WINNING_POST},
-      {"winning-post", CUZK__V1__PROOF_KIND__WINNING_POST},
-      {"winningpost", CUZK__V1__PROOF_KIND__WINNING_POST},
-  };
-  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-    if (!strcasecmp(s, names[i].name)) {
-      *k = names[i].kind;
-      return true;
-    }
-  return false;
+  const cuzk_kind *d = cuzk_kind_named(s);
+  if (d) *k = (Cuzk__V1__ProofKind)d->id;
+  return d != NULL;
 }
 
 static bool parse_priority(Cuzk__V1__Priority *p, const char *s) {
@@ -289,7 +271,9 @@ static int check_inputs(prove_args *a, bool batch) {
       return cli_fail(2, "--request: request files cannot be mixed with --c1 or --vanilla");
   if (!a->type && !request)
     return cli_fail(2, "-t/--type is required (porep, snap, wpost, winning), or --request FILE");
-  bool porep = a->type && a->kind == CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT;
+  /* a kind whose input is the C1 (PoRep) takes --c1; the others --vanilla or --request */
+  const cuzk_kind *kind = a->type ? cuzk_kind_of((cuzk_proof_kind)a->kind) : NULL;
+  bool porep = kind && !request_file_kind(kind);
   if (request && porep) /* the file names its kind, checked against -t when it is read */
     return cli_fail(2, "--request: a PoSt request, but -t %s", a->type);
   for (size_t k = 0; k < a->n_paths && !request; k++) {
@@ -505,11 +489,10 @@ static int load_request(prove_args *a, job_input *in) {
   free(in->data);
   in->data = NULL;
   in->len = 0;
-  Cuzk__V1__ProofKind kind = (Cuzk__V1__ProofKind)f.proof_kind;
+  Cuzk__V1__ProofKind kind = (Cuzk__V1__ProofKind)f.kind->id;
   if (a->type && kind != a->kind) {
     request_file_free(&f);
-    return cli_fail(2, "--request %s: proof_kind %s, but -t %s", in->path,
-                    request_kind_name(f.proof_kind), a->type);
+    return cli_fail(2, "--request %s: proof_kind %s, but -t %s", in->path, f.kind->proto, a->type);
   }
   in->kind = kind;
   if (!a->have_registered_proof) in->registered_proof = f.registered_proof;
@@ -520,8 +503,8 @@ static int load_request(prove_args *a, job_input *in) {
     in->randomness = (ProtobufCBinaryData){f.randomness_len, f.randomness};
     f.randomness = NULL;
   }
-  if (f.proof_kind == SNAP_KIND) {
-    in->sector_number = f.sector_number;
+  if (f.kind->fields & CUZK_KIND_F_SECTOR_NUMBER) in->sector_number = f.sector_number;
+  if (f.kind->fields & CUZK_KIND_F_COMMS) {
     const bool have[3] = {a->have_comm_r_old, a->have_comm_r_new, a->have_comm_d_new};
     for (int c = 0; c < 3; c++)
       if (!have[c]) { /* the flags given override the file */
@@ -542,8 +525,8 @@ static int load_request(prove_args *a, job_input *in) {
   if (a->conn.log_level >= LOG_INFO)
     fprintf(stderr,
             "cuzk-bench: %s: %s, registered_proof %llu, partition %u, %zu vanilla proof%s\n",
-            in->path, request_kind_name(f.proof_kind), (unsigned long long)in->registered_proof,
-            in->partition, in->n_vanilla, in->n_vanilla == 1 ? "" : "s");
+            in->path, f.kind->proto, (unsigned long long)in->registered_proof, in->partition,
+            in->n_vanilla, in->n_vanilla == 1 ? "" : "s");
   request_file_free(&f);
   return -1;
 }
@@ -858,7 +841,8 @@ int cmd_batch(int argc, char **argv) {
   }
   uint32_t nthreads = a->concurrency < a->count ? a->concurrency : a->count;
   printf("=== Batch Benchmark ===\n");
-  printf("proof type:  %s\n", a->type ? a->type : request_kind_name(a->inputs[0].kind));
+  printf("proof type:  %s\n",
+         a->type ? a->type : cuzk_kind_of((cuzk_proof_kind)a->inputs[0].kind)->proto);
   printf("count:       %u\n", a->count);
   printf("concurrency: %u\n", a->concurrency);
   printf("\n");

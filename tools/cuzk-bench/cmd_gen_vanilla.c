@@ -63,7 +63,8 @@ static const char *kind_arg(int argc, char **argv) {
 int cmd_gen_vanilla(int argc, char **argv) {
   const char *kind = kind_arg(argc, argv);
   cuzk_post_type t;
-  if (kind && !strcmp(kind, "snap")) return cmd_snap_gen_vanilla(argc, argv);
+  const cuzk_kind *k = cuzk_kind_named(kind);
+  if (k && k->id == CUZK_KIND_SNAP_DEALS_UPDATE) return cmd_snap_gen_vanilla(argc, argv);
   if (kind && cli_post_type(&t, kind)) return cmd_post_gen_vanilla(argc, argv);
   const char *size = NULL, *proof_arg = NULL, *data_arg = "zero", *out = NULL;
   uint64_t miner = 1000, sector_num = 1, threads = 0;
@@ -84,7 +85,7 @@ int cmd_gen_vanilla(int argc, char **argv) {
       fputs(cli_snap_gen_vanilla_usage, stdout);
       return 0;
     case CLI_ARG:
-      if (strcmp(v, "porep") || kind_seen)
+      if (cuzk_kind_named(v) != cuzk_kind_of(CUZK_KIND_POREP_SEAL_COMMIT) || kind_seen)
         return cli_fail(2, "gen-vanilla: unknown option '%s'\n%s", a, usage);
       kind_seen = true;
       break;

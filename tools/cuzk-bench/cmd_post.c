@@ -217,7 +217,7 @@ static int gv_shape(const gv_args *a, const cuzk_post_proof *p, size_t *n, bool 
 
 /* Seals (or makes) the sectors, proves each, checks the request as prove will, writes it. */
 static int gv_run(const gv_args *a, const cuzk_post_proof *p, size_t n, bool synthetic) {
-  request_file f = {.proof_kind = post_kind_of(p->type),
+  request_file f = {.kind = cuzk_kind_named(cuzk_post_type_name(p->type)),
                     .registered_proof = p->id,
                     .sector_size = p->sector->bytes,
                     .miner_id = a->miner,
@@ -342,14 +342,6 @@ int cmd_post_setup(int argc, char **argv) {
   return cli_setup_params(p->name, base, a.if_missing, gen_params, p, a.dir);
 }
 
-/* What a request holds, for the "checked" line: PoSt sectors, SnapDeals partitions. */
-static void describe(char *out, size_t len, const bench_request *rq) {
-  if (rq->proof_kind == SNAP_KIND)
-    snprintf(out, len, "%u partition%s", rq->partitions, rq->partitions == 1 ? "" : "s");
-  else
-    snprintf(out, len, "%zu sector%s", rq->post.n_sectors, rq->post.n_sectors == 1 ? "" : "s");
-}
-
 int cmd_post_prove(int argc, char **argv) {
   pa_args a;
   int rc = pa_parse(&a, argc, argv, "prove", pa_prove_opts, cli_post_prove_usage);
@@ -357,38 +349,38 @@ int cmd_post_prove(int argc, char **argv) {
   if (!a.request || !a.out) return cli_fail(2, "prove: --request and -o are required");
   double t_start = cli_now_s();
   bench_request rq;
-  char base[4096], msg[1024], what[64];
+  char base[4096], msg[1024], what[160];
   if (!bench_request_load(&rq, NULL, a.request, msg, sizeof msg))
     return cli_fail(1, "prove: %s", msg);
-  if (!bench_request_param_base(base, sizeof base, a.dir, &rq))
+  const cuzk_kind_circuit *circ = rq.p.circuit;
+  if (!circ->param_base(base, sizeof base, a.dir, circ->arg))
     return cli_fail(1, "prove: path too long");
   double t_check = cli_now_s() - t_start;
   cli_prover pr;
   if ((rc = cli_load_params(&pr, "prove", base, &a.pa)) >= 0) return rc;
-  cli_prover_parts(&pr, rq.partitions);
-  describe(what, sizeof what, &rq);
-  printf("%s: request checked in %.2f s (%s), parameters loaded in %.2f s\n", rq.name, t_check,
-         what, pr.load_s);
+  cli_prover_parts(&pr, rq.p.parts);
+  rq.kind->describe(rq.p.work, what, sizeof what);
+  printf("request checked in %.2f s (%s), parameters loaded in %.2f s\n", t_check, what, pr.load_s);
   cuzk_pce *pce = NULL;
   if (a.pa.pce && (rc = cli_record_pce(&pce, bench_request_synth, &rq)) >= 0) return rc;
   cuzk_g16_proof proofs[CUZK_SNAP_MAX_PARTITIONS];
-  for (unsigned k = 0; k < rq.partitions; k++)
+  for (unsigned k = 0; k < rq.p.parts; k++)
     if ((rc = cli_prove_partition(&proofs[k], &pr, pce, bench_request_synth, &rq, k,
-                                  bench_request_partition(&rq, k))) >= 0)
+                                  rq.kind->partition(rq.p.work, k))) >= 0)
       return rc;
   cuzk_pce_free(pce);
   /* as PoRep's prove: a proof that does not verify is an error, and nothing is written */
   double v0 = cli_now_s();
   bool ok = false;
-  if (!bench_request_verify(&ok, &rq, pr.pvk, proofs))
-    return cli_fail(1, "prove: verification failed to run");
+  if (!rq.kind->verify(&ok, rq.p.work, pr.pvk, proofs, msg, sizeof msg))
+    return cli_fail(1, "prove: %s", msg);
   if (!ok)
     return cli_fail(1, "prove: the proof does not verify (inconsistent request or parameters); "
                        "nothing written");
   double t_verify = cli_now_s() - v0;
-  size_t n = (size_t)rq.partitions * CUZK_G16_PROOF_BYTES;
+  size_t n = (size_t)rq.p.parts * CUZK_G16_PROOF_BYTES;
   uint8_t out[CUZK_SNAP_MAX_PARTITIONS * CUZK_G16_PROOF_BYTES];
-  for (unsigned k = 0; k < rq.partitions; k++)
+  for (unsigned k = 0; k < rq.p.parts; k++)
     cuzk_g16_proof_write(out + (size_t)k * CUZK_G16_PROOF_BYTES, &proofs[k]);
   if (!cli_write_file(a.out, out, n)) return cli_fail(1, "prove: cannot write %s", a.out);
   printf("verified in %.2f s; wrote %s (%zu bytes); total %.2f s\n", t_verify, a.out, n,
@@ -402,8 +394,8 @@ int cmd_post_prove(int argc, char **argv) {
 static int write_inputs(const char *path, const bench_request *rq) {
   size_t n = 0, all = 0;
   cuzk_fr *in = NULL;
-  for (unsigned k = 0; k < rq->partitions; k++) {
-    cuzk_fr *one = bench_request_inputs(rq, k, &n);
+  for (unsigned k = 0; k < rq->p.parts; k++) {
+    cuzk_fr *one = rq->kind->public_inputs(rq->p.work, k, &n);
     cuzk_fr *grown = one ? realloc(in, (all + n) * sizeof *in) : NULL;
     if (!grown) {
       free(one);
@@ -430,7 +422,8 @@ int cmd_post_verify(int argc, char **argv) {
   char base[4096], msg[1024];
   if (!bench_request_load(&rq, NULL, a.request, msg, sizeof msg))
     return cli_fail(1, "verify: %s", msg);
-  if (!bench_request_param_base(base, sizeof base, a.dir, &rq))
+  const cuzk_kind_circuit *circ = rq.p.circuit;
+  if (!circ->param_base(base, sizeof base, a.dir, circ->arg))
     return cli_fail(1, "verify: path too long");
   cuzk_g16_pvk *pvk;
   if (cuzk_g16_pvk_load(base, &pvk, msg, sizeof msg)) return cli_fail(1, "verify: %s", msg);
@@ -439,19 +432,22 @@ int cmd_post_verify(int argc, char **argv) {
   if (!cli_read_file(a.proof_file, &bytes, &len))
     return cli_fail(1, "cannot read %s", a.proof_file);
   cuzk_g16_proof proofs[CUZK_SNAP_MAX_PARTITIONS];
-  cuzk_g16_err e = cuzk_g16_proofs_read(proofs, rq.partitions, bytes, len);
+  unsigned parts = rq.p.parts;
+  cuzk_g16_err e = cuzk_g16_proofs_read(proofs, parts, bytes, len);
   free(bytes);
   if (e)
-    return cli_fail(1, "verify: %s: expected %u proof%s: %s", a.proof_file, rq.partitions,
-                    rq.partitions == 1 ? "" : "s", cuzk_g16_strerror(e));
+    return cli_fail(1, "verify: %s: expected %u proof%s: %s", a.proof_file, parts,
+                    parts == 1 ? "" : "s", cuzk_g16_strerror(e));
   if (a.inputs && (rc = write_inputs(a.inputs, &rq)) >= 0) return rc;
   bool ok = false;
-  if (!bench_request_verify(&ok, &rq, pvk, proofs))
-    return cli_fail(1, "verify: cannot derive the public inputs");
-  if (rq.partitions == 1)
-    printf("partition %u: %s\n", bench_request_partition(&rq, 0), ok ? "valid" : "INVALID");
-  else
-    printf("%s: %u partitions: %s\n", rq.name, rq.partitions, ok ? "valid" : "INVALID");
+  if (!rq.kind->verify(&ok, rq.p.work, pvk, proofs, msg, sizeof msg))
+    return cli_fail(1, "verify: %s", msg);
+  if (parts == 1) {
+    printf("partition %u: %s\n", rq.kind->partition(rq.p.work, 0), ok ? "valid" : "INVALID");
+  } else {
+    rq.kind->describe(rq.p.work, msg, sizeof msg);
+    printf("%s: %s\n", msg, ok ? "valid" : "INVALID");
+  }
   cuzk_g16_pvk_free(pvk);
   bench_request_free(&rq);
   return ok ? 0 : 1;

@@ -43,13 +43,14 @@ int cmd_shape(int argc, char **argv) {
   const cuzk_snap_proof *sp = NULL;
   cuzk_stacked_config cfg;
   const char *name, *sector_name;
-  if (!strcmp(kind, "porep")) {
+  const cuzk_kind *k = cuzk_kind_named(kind);
+  if (k && k->id == CUZK_KIND_POREP_SEAL_COMMIT) {
     if (!cli_proof(&p, proof_arg, size))
       return cli_fail(2, "shape: unknown sector size or registered proof (%s)",
                       proof_arg ? proof_arg : size);
     if (cuzk_stacked_config_from_proof(&cfg, p->id)) return cli_fail(1, "shape: no circuit config");
     name = p->name, sector_name = p->sector->name;
-  } else if (!strcmp(kind, "snap")) {
+  } else if (k && k->id == CUZK_KIND_SNAP_DEALS_UPDATE) {
     if (!cli_snap_proof(&sp, proof_arg, size))
       return cli_fail(2, "shape: unknown sector size or update proof (%s)",
                       proof_arg ? proof_arg : size);

@@ -68,7 +68,7 @@ static int gv_parse(gv_args *a, int argc, char **argv) {
     switch (cli_next_opt(gv_opts, argc, argv, &i, &v)) {
     case O_HELP: fputs(cli_snap_gen_vanilla_usage, stdout); return 0;
     case CLI_ARG:
-      if (!strcmp(v, "snap")) continue;
+      if (cuzk_kind_named(v) == cuzk_kind_of(CUZK_KIND_SNAP_DEALS_UPDATE)) continue;
       return cli_fail(2, "gen-vanilla: unknown option '%s'\n%s", k, cli_snap_gen_vanilla_usage);
     case O_SIZE: a->size = v; break;
     case O_PROOF: a->proof_arg = v; break;
@@ -139,7 +139,7 @@ int cmd_snap_gen_vanilla(int argc, char **argv) {
       cuzk_snap_sector_update(&s, p, data, prover_id, a.sector, ticket, pool, &cb, msg, sizeof msg);
   cli_progress_end(&bar);
   if (se) return cli_fail(1, "%s", msg);
-  request_file f = {.proof_kind = SNAP_KIND,
+  request_file f = {.kind = cuzk_kind_of(CUZK_KIND_SNAP_DEALS_UPDATE),
                     .registered_proof = p->id,
                     .sector_size = p->sector->bytes,
                     .miner_id = a.miner,
@@ -232,12 +232,12 @@ int cmd_snap_verify_vanilla(int argc, char **argv) {
   bench_request rq;
   char msg[1024];
   if (!bench_request_load(&rq, NULL, path, msg, sizeof msg)) return cli_fail(1, "invalid: %s", msg);
-  if (rq.proof_kind != SNAP_KIND) {
+  if (rq.kind->id != CUZK_KIND_SNAP_DEALS_UPDATE) {
     bench_request_free(&rq);
     return cli_fail(2, "verify-vanilla: %s is not an update request", path);
   }
-  printf("%s: valid (%s, %u partition%s, %u challenges each)\n", path, rq.name, rq.partitions,
-         rq.partitions == 1 ? "" : "s", rq.snap.proof->challenges);
+  rq.kind->describe(rq.p.work, msg, sizeof msg);
+  printf("%s: valid (%s)\n", path, msg);
   bench_request_free(&rq);
   return 0;
 }

@@ -263,7 +263,7 @@ static int so_load(so_input *in, const so_args *a, const uint8_t *data, size_t l
     in->have_rq = true;
     in->fn = bench_request_synth;
     in->ctx = &in->rq;
-    in->last = in->rq.partitions;
+    in->last = in->rq.p.parts;
     return -1;
   }
   if (cuzk_c1_read(&in->c1, data, len, 0, NULL, msg, sizeof msg))

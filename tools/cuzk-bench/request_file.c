@@ -14,10 +14,11 @@
 #include "cuzk/errmsg.h"
 
 /* The SubmitProofRequest fields by proto name and proto3 JSON name (readers accept both), and
- * the kinds that require each: PoSt (P), SnapDeals (S); a field a kind does not require is
- * accepted only with its default value (a writer may emit defaults). request_id and priority
- * mean nothing to the proof (any value). */
-enum { K_POST = 1, K_SNAP = 2, K_ALL = 3, K_ANY = 4 };
+ * the CUZK_KIND_F_* bit of the kinds that require each (its descriptor's fields, docs/kinds.md;
+ * K_EVERY: every kind); a field a kind does not require is accepted only with its default value
+ * (a writer may emit defaults). request_id and priority mean nothing to the proof (K_ANY: any
+ * value). */
+enum { K_EVERY = 1 << 29, K_ANY = 1 << 30 };
 enum {
   F_KIND,
   F_PROOF,
@@ -39,32 +40,21 @@ static const struct {
   const char *name, *json;
   unsigned kinds;
 } FIELDS[N_FIELDS] = {
-    [F_KIND] = {"proof_kind", "proofKind", K_ALL},
-    [F_PROOF] = {"registered_proof", "registeredProof", K_ALL},
-    [F_SIZE] = {"sector_size", "sectorSize", K_ALL},
-    [F_MINER] = {"miner_id", "minerId", K_ALL},
-    [F_RAND] = {"randomness", "randomness", K_POST},
-    [F_PART] = {"partition_index", "partitionIndex", K_POST},
-    [F_VANILLA] = {"vanilla_proofs", "vanillaProofs", K_ALL},
-    [F_NUMBER] = {"sector_number", "sectorNumber", K_SNAP},
-    [F_COMM_R_OLD] = {"comm_r_old", "commROld", K_SNAP},
-    [F_COMM_R_NEW] = {"comm_r_new", "commRNew", K_SNAP},
-    [F_COMM_D_NEW] = {"comm_d_new", "commDNew", K_SNAP},
-    [F_VANILLA_ONE] = {"vanilla_proof", "vanillaProof", 0},
+    [F_KIND] = {"proof_kind", "proofKind", K_EVERY},
+    [F_PROOF] = {"registered_proof", "registeredProof", K_EVERY},
+    [F_SIZE] = {"sector_size", "sectorSize", K_EVERY},
+    [F_MINER] = {"miner_id", "minerId", CUZK_KIND_F_MINER},
+    [F_RAND] = {"randomness", "randomness", CUZK_KIND_F_RANDOMNESS},
+    [F_PART] = {"partition_index", "partitionIndex", CUZK_KIND_F_PARTITION_INDEX},
+    [F_VANILLA] = {"vanilla_proofs", "vanillaProofs", CUZK_KIND_F_VANILLA_LIST},
+    [F_NUMBER] = {"sector_number", "sectorNumber", CUZK_KIND_F_SECTOR_NUMBER},
+    [F_COMM_R_OLD] = {"comm_r_old", "commROld", CUZK_KIND_F_COMMS},
+    [F_COMM_R_NEW] = {"comm_r_new", "commRNew", CUZK_KIND_F_COMMS},
+    [F_COMM_D_NEW] = {"comm_d_new", "commDNew", CUZK_KIND_F_COMMS},
+    [F_VANILLA_ONE] = {"vanilla_proof", "vanillaProof", CUZK_KIND_F_VANILLA_ONE},
     [F_REQUEST_ID] = {"request_id", "requestId", K_ANY},
     [F_PRIORITY] = {"priority", "priority", K_ANY},
 };
-
-const char *request_kind_name(unsigned proof_kind) {
-  return proof_kind == POST_KIND_WINNING  ? "WINNING_POST"
-         : proof_kind == POST_KIND_WINDOW ? "WINDOW_POST_PARTITION"
-         : proof_kind == SNAP_KIND        ? "SNAP_DEALS_UPDATE"
-                                          : "?";
-}
-
-unsigned post_kind_of(cuzk_post_type t) {
-  return t == CUZK_POST_WINNING ? POST_KIND_WINNING : POST_KIND_WINDOW;
-}
 
 #define fail(msg, len, ...) CUZK_FAIL(msg, len, false, __VA_ARGS__)
 
@@ -116,26 +106,29 @@ static bool get_b64(uint8_t **out, size_t *out_len, yajl_val v, const char *fiel
   return true;
 }
 
-/* The enum by name or number; only the request kinds. */
-static bool get_kind(unsigned *k, yajl_val v, char *msg, size_t len) {
+bool request_file_kind(const cuzk_kind *k) { return k->fields & CUZK_KIND_F_VANILLA_LIST; }
+
+/* The enum by name or number; only the kinds a request file holds (request_file_kind). */
+static bool get_kind(const cuzk_kind **k, yajl_val v, char *msg, size_t len) {
   const char *s = YAJL_GET_STRING(v), *n = YAJL_IS_NUMBER(v) ? YAJL_GET_NUMBER(v) : NULL;
-  static const unsigned kinds[3] = {SNAP_KIND, POST_KIND_WINDOW, POST_KIND_WINNING};
-  for (int i = 0; i < 3; i++) {
-    char num[4];
-    snprintf(num, sizeof num, "%u", kinds[i]);
-    if ((s && !strcmp(s, request_kind_name(kinds[i]))) || (n && !strcmp(n, num))) {
-      *k = kinds[i];
+  char names[160] = "";
+  const cuzk_kind *d;
+  for (size_t i = 0, at = 0; (d = cuzk_kind_at(i)); i++) {
+    if (!request_file_kind(d)) continue;
+    char num[12];
+    snprintf(num, sizeof num, "%d", (int)d->id);
+    if ((s && !strcmp(s, d->proto)) || (n && !strcmp(n, num))) {
+      *k = d;
       return true;
     }
+    at += (size_t)snprintf(names + at, at < sizeof names ? sizeof names - at : 0, "%s%s",
+                           at ? ", " : "", d->proto);
   }
-  return fail(msg, len,
-              "proof_kind: unknown value %s%s%s (WINNING_POST, WINDOW_POST_PARTITION or "
-              "SNAP_DEALS_UPDATE)",
-              s ? "'" : "",
+  return fail(msg, len, "proof_kind: unknown value %s%s%s (%s)", s ? "'" : "",
               s   ? s
               : n ? n
                   : type_name(v),
-              s ? "'" : "");
+              s ? "'" : "", names);
 }
 
 static bool get_vanilla(request_file *f, yajl_val v, char *msg, size_t len) {
@@ -166,7 +159,7 @@ static bool get_field(request_file *f, size_t k, yajl_val v, bool *is_default, c
   *is_default = YAJL_IS_NULL(v);
   if (*is_default) return true; /* proto3 JSON: null is the default value */
   switch (k) {
-  case F_KIND: return get_kind(&f->proof_kind, v, msg, len);
+  case F_KIND: return get_kind(&f->kind, v, msg, len);
   case F_PROOF: return get_uint(&f->registered_proof, v, UINT64_MAX, name, msg, len);
   case F_SIZE: return get_uint(&f->sector_size, v, UINT64_MAX, name, msg, len);
   case F_MINER: return get_uint(&f->miner_id, v, UINT64_MAX, name, msg, len);
@@ -228,13 +221,13 @@ static bool parse_object(request_file *f, yajl_val root, char *msg, size_t len) 
     set[k] = !is_default;
   }
   if (!seen[F_KIND] || !set[F_KIND]) return fail(msg, len, "proof_kind: missing");
-  unsigned kind = f->proof_kind == SNAP_KIND ? K_SNAP : K_POST;
+  unsigned kind = f->kind->fields | K_EVERY;
   for (size_t k = 0; k < N_FIELDS; k++) {
     if (FIELDS[k].kinds & K_ANY) continue;
     if ((FIELDS[k].kinds & kind) && !seen[k]) return fail(msg, len, "%s: missing", FIELDS[k].name);
     if (!(FIELDS[k].kinds & kind) && set[k])
       return fail(msg, len, "%s: set, but it is not a %s field (only its default is accepted)",
-                  FIELDS[k].name, kind == K_SNAP ? "SnapDeals" : "PoSt");
+                  FIELDS[k].name, f->kind->title);
   }
   return true;
 }
@@ -294,22 +287,24 @@ bool request_file_write(const char *path, const request_file *f) {
   fprintf(out,
           "{\n  \"proof_kind\": \"%s\",\n  \"registered_proof\": %llu,\n  \"sector_size\": %llu,\n"
           "  \"miner_id\": %llu,\n",
-          request_kind_name(f->proof_kind), (unsigned long long)f->registered_proof,
+          f->kind->proto, (unsigned long long)f->registered_proof,
           (unsigned long long)f->sector_size, (unsigned long long)f->miner_id);
   bool ok = true;
-  if (f->proof_kind == SNAP_KIND) {
-    static const char *const names[3] = {"comm_r_old", "comm_r_new", "comm_d_new"};
+  unsigned fields = f->kind->fields;
+  if (fields & CUZK_KIND_F_SECTOR_NUMBER)
     fprintf(out, "  \"sector_number\": %llu,\n", (unsigned long long)f->sector_number);
-    for (int c = 0; c < 3 && ok; c++) {
-      fprintf(out, "  \"%s\": ", names[c]);
-      ok = put_b64(out, f->comm[c], f->comm_len[c]);
-      fputs(",\n", out);
-    }
-  } else {
+  for (int c = 0; c < 3 && ok && (fields & CUZK_KIND_F_COMMS); c++) {
+    fprintf(out, "  \"%s\": ", FIELDS[F_COMM_R_OLD + c].name);
+    ok = put_b64(out, f->comm[c], f->comm_len[c]);
+    fputs(",\n", out);
+  }
+  if (ok && (fields & CUZK_KIND_F_RANDOMNESS)) {
     fputs("  \"randomness\": ", out);
     ok = put_b64(out, f->randomness, f->randomness_len);
-    fprintf(out, ",\n  \"partition_index\": %u,\n", f->partition_index);
+    fputs(",\n", out);
   }
+  if (fields & CUZK_KIND_F_PARTITION_INDEX)
+    fprintf(out, "  \"partition_index\": %u,\n", f->partition_index);
   fputs("  \"vanilla_proofs\": [", out);
   for (size_t i = 0; ok && i < f->n_vanilla; i++) {
     fputs(i ? ",\n    " : "\n    ", out);
@@ -321,62 +316,28 @@ bool request_file_write(const char *path, const request_file *f) {
 }
 
 /* ---- checked requests ------------------------------------------------------------------------ */
-static const char *type_label(cuzk_post_type t) {
-  return t == CUZK_POST_WINNING ? "WinningPoSt" : "WindowPoSt";
-}
-
-static bool post_check(bench_request *rq, const request_file *f, char *msg, size_t msg_len) {
-  const cuzk_post_proof *p;
-  if (cuzk_post_proof_by_id(&p, f->registered_proof))
-    return fail(msg, msg_len, "registered_proof: %llu is not a registered PoSt proof (0-%d)",
-                (unsigned long long)f->registered_proof, CUZK_POST_NUM_PROOFS - 1);
-  if (post_kind_of(p->type) != f->proof_kind)
-    return fail(msg, msg_len, "registered_proof: %u (%s) is a %s proof, but proof_kind is %s",
-                p->id, p->name, type_label(p->type), request_kind_name(f->proof_kind));
-  if (f->sector_size != p->sector->bytes)
-    return fail(msg, msg_len, "sector_size: %llu, but %s proves %s sectors (%llu bytes)",
-                (unsigned long long)f->sector_size, p->name, p->sector->name,
-                (unsigned long long)p->sector->bytes);
-  if (f->randomness_len != 32)
-    return fail(msg, msg_len, "randomness: %zu bytes, expected 32", f->randomness_len);
-  rq->name = p->name;
-  rq->partitions = 1;
-  return cuzk_post_request_init(&rq->post, p, f->randomness, f->partition_index,
-                                (const uint8_t *const *)f->vanilla, f->vanilla_len, f->n_vanilla,
-                                msg, msg_len) == CUZK_POST_OK;
-}
-
-static bool snap_check(bench_request *rq, const request_file *f, char *msg, size_t msg_len) {
-  const cuzk_snap_proof *p;
-  if (cuzk_snap_proof_by_id(&p, f->registered_proof))
-    return fail(msg, msg_len, "registered_proof: %llu is not a registered update proof (0-%d)",
-                (unsigned long long)f->registered_proof, CUZK_SNAP_NUM_PROOFS - 1);
-  if (f->sector_size && f->sector_size != p->sector->bytes)
-    return fail(msg, msg_len, "sector_size: %llu, but %s proves %s sectors (%llu bytes)",
-                (unsigned long long)f->sector_size, p->name, p->sector->name,
-                (unsigned long long)p->sector->bytes);
-  static const char *const names[3] = {"comm_r_old", "comm_r_new", "comm_d_new"};
-  for (int c = 0; c < 3; c++)
-    if (f->comm_len[c] != 32)
-      return fail(msg, msg_len, "%s: %zu bytes, expected 32", names[c], f->comm_len[c]);
-  rq->name = p->name;
-  rq->partitions = p->partitions;
-  return cuzk_snap_request_init(&rq->snap, p, f->comm[0], f->comm[2], f->comm[1],
-                                (const uint8_t *const *)f->vanilla, f->vanilla_len, f->n_vanilla,
-                                msg, msg_len) == CUZK_SNAP_OK;
-}
-
 bool bench_request_check(bench_request *rq, const request_file *f, char *msg, size_t msg_len) {
   memset(rq, 0, sizeof *rq);
-  rq->proof_kind = f->proof_kind;
-  return f->proof_kind == SNAP_KIND ? snap_check(rq, f, msg, msg_len)
-                                    : post_check(rq, f, msg, msg_len);
+  rq->kind = f->kind;
+  cuzk_kind_request r = {
+      .registered_proof = f->registered_proof,
+      .sector_size = f->sector_size,
+      .miner_id = f->miner_id,
+      .sector_number = f->sector_number,
+      .partition_index = f->partition_index,
+      .vanilla_proofs = (const uint8_t *const *)f->vanilla,
+      .vanilla_proofs_len = f->vanilla_len,
+      .n_vanilla_proofs = f->n_vanilla,
+      .randomness = f->randomness,
+      .randomness_len = f->randomness_len,
+      .comm = {f->comm[0], f->comm[1], f->comm[2]},
+      .comm_len = {f->comm_len[0], f->comm_len[1], f->comm_len[2]},
+  };
+  return f->kind->prepare(&rq->p, &r, msg, msg_len) == CUZK_KINDS_OK;
 }
 
 void bench_request_free(bench_request *rq) {
-  if (!rq) return;
-  cuzk_post_request_free(&rq->post);
-  cuzk_snap_request_free(&rq->snap);
+  if (rq) cuzk_kind_prepared_free(rq->kind, &rq->p);
 }
 
 bool bench_request_load(bench_request *rq, request_file *f, const char *path, char *msg,
@@ -401,49 +362,9 @@ bool bench_request_load(bench_request *rq, request_file *f, const char *path, ch
   return true;
 }
 
-unsigned bench_request_partition(const bench_request *rq, unsigned k) {
-  return rq->proof_kind == SNAP_KIND ? k : rq->post.partition_index;
-}
-
-bool bench_request_param_base(char *out, size_t len, const char *dir, const bench_request *rq) {
-  return rq->proof_kind == SNAP_KIND ? cuzk_snap_param_base(out, len, dir, rq->snap.proof)
-                                     : cuzk_post_param_base(out, len, dir, rq->post.proof);
-}
-
-bool bench_request_blank(cuzk_cs *cs, const bench_request *rq, char *msg, size_t msg_len) {
-  if (rq->proof_kind == SNAP_KIND)
-    return cuzk_snap_synthesize(cs, rq->snap.proof, NULL, 0, msg, msg_len) == CUZK_SNAP_OK;
-  return cuzk_post_synthesize(cs, rq->post.proof, NULL, msg, msg_len) == CUZK_POST_OK;
-}
-
-bool bench_request_synthesize(cuzk_cs *cs, const bench_request *rq, unsigned k, char *msg,
-                              size_t msg_len) {
-  if (rq->proof_kind == SNAP_KIND)
-    return cuzk_snap_synthesize(cs, rq->snap.proof, &rq->snap, k, msg, msg_len) == CUZK_SNAP_OK;
-  return cuzk_post_synthesize(cs, rq->post.proof, &rq->post, msg, msg_len) == CUZK_POST_OK;
-}
-
-cuzk_fr *bench_request_inputs(const bench_request *rq, unsigned k, size_t *n) {
-  bool snap = rq->proof_kind == SNAP_KIND;
-  *n = snap ? CUZK_SNAP_PUBLIC_INPUTS : cuzk_post_num_public_inputs(rq->post.proof);
-  cuzk_fr *in = malloc(*n * sizeof *in);
-  if (in && (snap ? cuzk_snap_public_inputs(in, rq->snap.proof, k, rq->snap.comm_r_old,
-                                            rq->snap.comm_d_new, rq->snap.comm_r_new) != 0
-                  : cuzk_post_request_public_inputs(in, &rq->post) != 0)) {
-    free(in);
-    in = NULL;
-  }
-  return in;
-}
-
-bool bench_request_verify(bool *ok, const bench_request *rq, const cuzk_g16_pvk *pvk,
-                          const cuzk_g16_proof *proofs) {
-  if (rq->proof_kind == SNAP_KIND) return cuzk_snap_verify(ok, &rq->snap, pvk, proofs) == 0;
-  return cuzk_post_verify(ok, &rq->post, pvk, &proofs[0]) == 0;
-}
-
 bool bench_request_synth(cuzk_cs *cs, const void *ctx, unsigned k, bool blank, char *msg,
                          size_t len) {
-  return blank ? bench_request_blank(cs, ctx, msg, len)
-               : bench_request_synthesize(cs, ctx, k, msg, len);
+  const bench_request *rq = ctx;
+  return blank ? rq->p.circuit->blank(rq->p.circuit->arg, cs, msg, len)
+               : rq->kind->synthesize(rq->p.work, cs, k, msg, len);
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
- * cuzk-bench: request files for the kinds whose whole input is a request (PoSt, SnapDeals). A
+ * cuzk-bench: request files for the kinds whose whole input is a request (PoSt, SnapDeals: the
+ * kinds whose descriptor reads vanilla_proofs, request_file_kind). A
  * request is Curio's cuzk.v1 SubmitProofRequest written in proto3's JSON mapping with the proto
  * field names, so that Python's google.protobuf.json_format.ParseDict (and every other proto3
  * JSON reader) accepts it as is:
@@ -28,18 +29,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cuzk/groth16.h"
-#include "cuzk/post.h"
-#include "cuzk/snap.h"
+#include "cuzk/kinds.h"
 
-/* cuzk.v1.ProofKind values of the request kinds. */
-#define SNAP_KIND 2         /* SNAP_DEALS_UPDATE */
-#define POST_KIND_WINDOW 3  /* WINDOW_POST_PARTITION */
-#define POST_KIND_WINNING 4 /* WINNING_POST */
+/* Whether requests of kind k are request files: its input is vanilla_proofs (docs/kinds.md). */
+bool request_file_kind(const cuzk_kind *k);
 
 /* The request's fields as the file gives them (no kind's rule checked yet). */
 typedef struct {
-  unsigned proof_kind;
+  const cuzk_kind *kind; /* proof_kind */
   uint64_t registered_proof, sector_size, miner_id, sector_number;
   uint32_t partition_index;
   uint8_t *randomness; /* malloc'd, any length (checked with the request) */
@@ -50,10 +47,6 @@ typedef struct {
   size_t *vanilla_len, n_vanilla;
 } request_file;
 
-/* The proto enum name of a request kind, and the kind of a PoSt type. */
-const char *request_kind_name(unsigned proof_kind);
-unsigned post_kind_of(cuzk_post_type t);
-
 /* Parses JSON text (len bytes, not necessarily NUL-terminated) into f; false with msg naming the
  * field. f is empty on failure; request_file_free releases it on success. */
 bool request_file_parse(request_file *f, const uint8_t *json, size_t len, char *msg,
@@ -63,45 +56,25 @@ void request_file_free(request_file *f);
  * the file cannot be written. */
 bool request_file_write(const char *path, const request_file *f);
 
-/* A checked request of either kind: what cuzk checks before proving, done. */
+/* A checked request: its kind's prepare done (cuzk/kinds.h), so what cuzk checks before proving
+ * — every field the kind reads, the vanilla proofs read strictly and verified natively — holds.
+ * The commands call the kind's functions on p.work and p.circuit. */
 typedef struct {
-  unsigned proof_kind;
-  const char *name;    /* the registered proof's name */
-  unsigned partitions; /* proofs it answers: PoSt 1, SnapDeals 1, 4 or 16 */
-  cuzk_post_request post;
-  cuzk_snap_request snap;
+  const cuzk_kind *kind;
+  cuzk_kind_prepared p;
 } bench_request;
 
-/*
- * PoSt: registered_proof a PoSt proof of proof_kind's type whose sector size is sector_size,
- * randomness 32 bytes, then cuzk_post_request_init. SnapDeals: registered_proof an update proof
- * whose sector size is sector_size (0: taken from it, as Curio's PSProve sends), the three
- * commitments 32 bytes, then cuzk_snap_request_init (exactly one partition proof per partition,
- * each parsed strictly and verified natively). rq is the caller's (bench_request_free).
- */
+/* f through its kind's prepare (the messages the daemon gives). rq is the caller's
+ * (bench_request_free). */
 bool bench_request_check(bench_request *rq, const request_file *f, char *msg, size_t msg_len);
 /* Reads, parses and checks the request file at path; messages start with the path. f (may be
  * NULL) keeps the parsed fields on success. */
 bool bench_request_load(bench_request *rq, request_file *f, const char *path, char *msg,
                         size_t msg_len);
 void bench_request_free(bench_request *rq);
-
-/* The partition index the proof of position k answers (PoSt: the request's partition_index). */
-unsigned bench_request_partition(const bench_request *rq, unsigned k);
-bool bench_request_param_base(char *out, size_t len, const char *dir, const bench_request *rq);
-/* Synthesizes the proof of position k < rq->partitions into cs. */
-/* The request's circuit without a witness (RECORD mode: cli_record_pce). */
-bool bench_request_blank(cuzk_cs *cs, const bench_request *rq, char *msg, size_t msg_len);
-bool bench_request_synthesize(cuzk_cs *cs, const bench_request *rq, unsigned k, char *msg,
-                              size_t msg_len);
-/* Both as a cli_synth_fn (ctx: the bench_request). */
+/* Partition k of the request, or its circuit without a witness (blank), as a cli_synth_fn (ctx:
+ * the bench_request). */
 bool bench_request_synth(cuzk_cs *cs, const void *ctx, unsigned k, bool blank, char *msg,
                          size_t len);
-/* Public inputs of position k, re-derived from the request (never from the vanilla proofs);
- * *n their count. malloc'd; NULL on failure. */
-cuzk_fr *bench_request_inputs(const bench_request *rq, unsigned k, size_t *n);
-/* proofs[0 .. partitions) against their re-derived inputs; false if the check could not run. */
-bool bench_request_verify(bool *ok, const bench_request *rq, const cuzk_g16_pvk *pvk,
-                          const cuzk_g16_proof *proofs);
 
 #endif
