@@ -7,7 +7,7 @@
    and §1.4: file name and package, the service's eight methods with their types, and every
    message's fields (number, name, type, repeated) and every enum's values, with nothing extra on
    either side but cuzk's additions, listed apart (ADDED_FIELDS, ADDED_MESSAGES: GetStatus's
-   jobs and build) and kept out of the reference's way.
+   jobs and build, AwaitProofResponse's batch_wait_ms) and kept out of the reference's way.
 2. Starts the C test server (tests/server/rpc_wire_server.c, --server) on a unix socket and on
    TCP 127.0.0.1:0 and calls every method from Python's grpcio over both: messages encoded by
    Python are decoded by protobuf-c (the server answers with what it decoded) and the C answers
@@ -70,8 +70,7 @@ MESSAGES = {
         (1, "job_id", "string"), (2, "status", "AwaitProofResponse.Status"), (3, "proof", "bytes"),
         (4, "error_message", "string"), (10, "queue_wait_ms", "uint64"),
         (11, "srs_load_ms", "uint64"), (12, "synthesis_ms", "uint64"),
-        (13, "gpu_compute_ms", "uint64"), (14, "total_ms", "uint64"),
-        (100, "batch_wait_ms", "uint64")],
+        (13, "gpu_compute_ms", "uint64"), (14, "total_ms", "uint64")],
     "ProveRequest": [(1, "submit", "SubmitProofRequest")],
     "ProveResponse": [(1, "result", "AwaitProofResponse")],
     "CancelProofRequest": [(1, "job_id", "string")],
@@ -104,6 +103,7 @@ MESSAGES = {
 # it), a message of cuzk's own has a name the reference does not use.
 ADDITION_MIN = 100
 ADDED_FIELDS = {
+    "AwaitProofResponse": [(100, "batch_wait_ms", "uint64")],
     "GetStatusResponse": [(100, "jobs", "repeated JobStatus"), (101, "build", "BuildInfo")],
 }
 ADDED_MESSAGES = {
