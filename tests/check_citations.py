@@ -13,7 +13,12 @@ when it is not a git checkout; binary files, node_modules and build folders skip
       sibling docs/spec/NAME.md when one exists;
   (b) no file names the sibling shared folder by a relative path, the shared spec folder, or an
       absolute path under the machine's work folder (the patterns are built from pieces, so
-      this file passes its own check).
+      this file passes its own check);
+  (c) in the documentation (docs/*.md, README.md), every repository path that names a source
+      file (src/, include/, tests/, tools/, scripts/, bench/, contrib/, cmake/, proto/, with a
+      source or text extension) or a folder (trailing "/") exists; "{a,b}" expands. Program
+      names without an extension (bench/prove) and paths inside a longer path (the build
+      tree's <build>/src/...) are not checked.
 Usage: check_citations.py ROOT        (the repository root; exit 1 listing every violation)
        check_citations.py --self-test (planted violations must be reported, a good citation not)"""
 import os
@@ -40,6 +45,10 @@ FORBIDDEN = [
     (re.compile("shared" + "/" + "spec"), "the outside specification folder"),
     (re.compile(r"(?<![\w.~/-])" + "/" + "work" + "/"), "an absolute path under the work folder"),
 ]
+# (c): a repository path in the docs, and the extensions that make it a file's name
+DOC_PATH = re.compile(r"(?<![\w/.<>-])((?:src|include|tests|tools|scripts|bench|contrib|cmake|proto)/"
+                      r"[A-Za-z0-9_./{},-]+)")
+DOC_FILE = re.compile(r"\.(?:c|h|inc|S|py|sh|cmake|md|proto|mjs|toml|json|service|in|txt)$")
 SKIP_DIRS = {".git", "node_modules", "CMakeFiles", "_deps", "__pycache__"}
 
 
@@ -116,7 +125,7 @@ def numbers_after(text, start, first):
         return nums, pos
 
 
-def check_text(rel, text, specs, bad):
+def check_text(rel, text, specs, bad, root=None):
     in_spec = rel.startswith("docs/spec/") and rel.endswith(".md") and rel.count("/") == 2
     own = rel[len("docs/spec/"):-3] if in_spec else None
     covered = []  # spans of the text already taken by a citation
@@ -152,6 +161,19 @@ def check_text(rel, text, specs, bad):
     for pattern, what in FORBIDDEN:
         for m in pattern.finditer(text):
             bad.append(f"{rel}:{line_of(text, m.start())}: {what}: '{m.group(0)}'")
+    if root is not None and (rel == "README.md" or (rel.startswith("docs/") and rel.count("/") == 1
+                                                     and rel.endswith(".md"))):
+        for m in DOC_PATH.finditer(text):
+            path = m.group(1).rstrip(".,:;")
+            for p in expand(path):
+                if (p.endswith("/") or DOC_FILE.search(p)) and not (root / p).exists():
+                    bad.append(f"{rel}:{line_of(text, m.start())}: names {p}, which does not exist")
+
+
+def expand(path):
+    """a/{b,c}.h -> a/b.h, a/c.h (one brace group)."""
+    m = re.match(r"([^{]*)\{([^}]*)\}(.*)$", path)
+    return [m.group(1) + o + m.group(3) for o in m.group(2).split(",")] if m else [path]
 
 
 def check(root):
@@ -162,7 +184,7 @@ def check(root):
         if text is None:
             continue
         checked += 1
-        check_text(rel, text, specs, bad)
+        check_text(rel, text, specs, bad, root)
     return checked, bad
 
 
@@ -184,6 +206,9 @@ def self_test():
         "docs/s.md": "read " + ".." + "/" + "shared/x.md\n",               # the shared folder
         "docs/t.md": "in " + "shared" + "/" + "spec" + "/x.md\n",          # the outside spec
         "tests/u.sh": "cat " + "/" + "work" + "/main/x\n",                 # an absolute path
+        "docs/p.md": "in `src/gone.c` and `src/good.c`\n",                # a source that is not there
+        "docs/q.md": "the `src/{good,gone}.c` pair\n",                     # ... inside braces
+        "README.md": "see src/nodir/ for it\n",                           # a folder that is not there
     }
     ok = True
 
