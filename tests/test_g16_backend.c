@@ -201,7 +201,7 @@ int main(void) {
   const cuzk_fr *ins[N] = {&pub[0], &pub[1], &pub[2]};
   CHECK(cuzk_g16_verify_batch(&ok, pvk, want, ins, 1, N) == CUZK_G16_OK && ok);
 
-  cuzk_g16_source dec = {CUZK_G16_SOURCE_DECODED, p, NULL, NULL};
+  cuzk_g16_source dec = {CUZK_G16_SOURCE_DECODED, p, NULL, NULL, false};
   cuzk_g16_exec x = {pool, 0, NULL};
   { /* PROVE mode through the counting table: every step through it, the same bytes */
     seen sn = {0};
@@ -279,7 +279,7 @@ int main(void) {
     cuzk_g16_detach(set);
   }
   { /* attach refusals: no decoded set; a mapping of a file that is not a parameter file */
-    cuzk_g16_source none = {CUZK_G16_SOURCE_DECODED, NULL, NULL, NULL};
+    cuzk_g16_source none = {CUZK_G16_SOURCE_DECODED, NULL, NULL, NULL, false};
     cuzk_g16_set dummy, *set = &dummy; /* cleared on failure */
     CHECK(cuzk_g16_attach(&set, NULL, &none, NULL, NULL, 0) == CUZK_G16_EINVAL && !set);
     char path[] = "/tmp/cuzk_backend_XXXXXX";
@@ -288,12 +288,74 @@ int main(void) {
     if (fd >= 0) close(fd);
     cuzk_file_map fm;
     CHECK(cuzk_file_map_open(&fm, path));
-    cuzk_g16_source bad = {CUZK_G16_SOURCE_MAPPED, NULL, &fm, path};
+    cuzk_g16_source bad = {CUZK_G16_SOURCE_MAPPED, NULL, &fm, path, false};
     char msg[512] = "";
     CHECK(cuzk_g16_attach(&set, NULL, &bad, &x, msg, sizeof msg) != CUZK_G16_OK && !set);
     CHECK_MSG(strstr(msg, path) != NULL, "%s", msg);
     cuzk_file_map_close(&fm);
     unlink(path);
+  }
+  { /* read in place: the MSMs stream the bases from the file, through the counting table, with
+     * the same bytes (PROVE mode and pre-compiled); every point checked once, PATH.checked
+     * written; a file changed after that, with a point flipped, or truncated, is refused
+     * naming the vector and index */
+    char path[] = "/tmp/cuzk_backend_XXXXXX", mark[64];
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd >= 0) close(fd);
+    snprintf(mark, sizeof mark, "%s.checked", path);
+    CHECK(cuzk_g16_params_write_file(p, path) == CUZK_G16_OK);
+    cuzk_g16_source inplace = {CUZK_G16_SOURCE_MAPPED, NULL, NULL, path, true};
+    for (int round = 0; round < 2; round++) { /* the second attach trusts PATH.checked */
+      seen sn = {0};
+      cuzk_g16_backend be = counting(&sn);
+      cuzk_g16_set *set = NULL;
+      char msg[512] = "";
+      CHECK_MSG(cuzk_g16_attach(&set, &be, &inplace, &x, msg, sizeof msg) == CUZK_G16_OK, "%s",
+                msg);
+      CHECK(access(mark, R_OK) == 0);
+      memset(got, 0, sizeof got);
+      fresh(cs);
+      CHECK(set && cuzk_g16_prove_set(got, cs, N, set, &po, NULL) == CUZK_G16_OK);
+      CHECK(same_bytes(want, got, N));
+      if (set) check_covered(&sn, set, N);
+      cuzk_cs *r2 = make(CUZK_CS_RECORD, 0, NULL);
+      cuzk_pce *pce = NULL;
+      CHECK(r2 && cuzk_cs_finish(r2) == CUZK_R1CS_OK && cuzk_pce_create(&pce, r2) == CUZK_R1CS_OK);
+      cuzk_cs_destroy(r2);
+      memset(got, 0, sizeof got);
+      CHECK(set && pce && cuzk_g16_prove_pce_set(got, wit, N, pce, set, &po, NULL) == CUZK_G16_OK);
+      CHECK(same_bytes(want, got, N));
+      cuzk_g16_mem m2 = {0, 1};
+      if (set) cuzk_g16_estimate(set, true, &m2);
+      CHECK(m2.host_bytes > 2 * 32 * (p->n_h + 1) && m2.device_bytes == 0); /* + chunk, buckets */
+      cuzk_pce_free(pce);
+      cuzk_g16_detach(set);
+    }
+    /* l[3]'s x coordinate changed: no longer on the curve. The file is rewritten, so its
+     * identity differs from PATH.checked's and it is checked again. */
+    size_t bytes = cuzk_g16_params_size(p);
+    uint8_t *buf = malloc(bytes);
+    if (buf) cuzk_g16_params_write(buf, p);
+    size_t l3 = cuzk_g16_vk_size(&p->vk) + 4 + 96 * p->n_h + 4 + 96 * 3;
+    static const struct {
+      const char *what;
+      size_t cut, flip;
+    } bad[] = {{"l[3]", 0, 1}, {"b_g2", 10, 0}};
+    for (size_t b = 0; b < 2 && buf; b++) {
+      buf[l3 + 20] ^= (uint8_t)bad[b].flip;
+      FILE *f = fopen(path, "wb");
+      CHECK(f && fwrite(buf, 1, bytes - bad[b].cut, f) == bytes - bad[b].cut);
+      if (f) fclose(f);
+      buf[l3 + 20] ^= (uint8_t)bad[b].flip;
+      cuzk_g16_set *set = NULL;
+      char msg[512] = "";
+      CHECK(cuzk_g16_attach(&set, NULL, &inplace, &x, msg, sizeof msg) != CUZK_G16_OK && !set);
+      CHECK_MSG(strstr(msg, path) && strstr(msg, bad[b].what), "%s", msg);
+    }
+    free(buf);
+    unlink(path);
+    unlink(mark);
   }
   { /* attached from the mapped .params file: the backend holds its own bases, so the prover
      * proves the same bytes once the decoded set and the mapping are gone */
@@ -304,7 +366,7 @@ int main(void) {
     CHECK(cuzk_g16_params_write_file(p, path) == CUZK_G16_OK);
     cuzk_file_map fm;
     CHECK(cuzk_file_map_open(&fm, path));
-    cuzk_g16_source mapped = {CUZK_G16_SOURCE_MAPPED, NULL, &fm, path};
+    cuzk_g16_source mapped = {CUZK_G16_SOURCE_MAPPED, NULL, &fm, path, false};
     cuzk_g16_set *set = NULL;
     char msg[512] = "";
     CHECK_MSG(cuzk_g16_attach(&set, NULL, &mapped, &x, msg, sizeof msg) == CUZK_G16_OK, "%s", msg);

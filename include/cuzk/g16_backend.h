@@ -63,8 +63,12 @@ typedef enum {
 typedef struct {
   cuzk_g16_source_kind kind;
   const cuzk_g16_params *params; /* DECODED */
-  const cuzk_file_map *file;     /* MAPPED */
+  const cuzk_file_map *file;     /* MAPPED (may be NULL with in_place) */
   const char *path;              /* MAPPED */
+  /* MAPPED: keep the bases in the file and decode them at each MSM, a chunk at a time, instead
+   * of decoding them once at attach (docs/backends.md "Bases read in place"): the backend maps
+   * path itself; every point is checked once per file (PATH.checked remembers the file). */
+  bool in_place;
 } cuzk_g16_source;
 
 /* A parameter set attached to a backend. The backend's attach fills vk and the lengths (what the

@@ -81,6 +81,42 @@ cuzk_msm_err cuzk_g2_msm_witness(cuzk_g2 *r, const cuzk_g2_affine *bases, size_t
                                  const cuzk_msm_opts *opts);
 
 /*
+ * Streamed bases (docs/msm.md "Streamed bases"): the same MSMs when the bases are not in memory
+ * but read a chunk at a time from elsewhere (the mapped .params file of a parameter set too big
+ * to decode whole). The source decodes bases into the kernel's form; Pippenger's buckets live
+ * for the whole call and every chunk adds to them, so the result is the point the resident MSM
+ * gives. Memory: one chunk of bases and scalars, and the buckets (at most
+ * CUZK_MSM_STREAM_BUCKET_BYTES: the window is chosen within it).
+ */
+typedef struct {
+  /* Writes bases first .. first + count - 1 to out (cuzk_g1_affine or cuzk_g2_affine, as the
+   * MSM; infinity as all zeros). Called from several workers at once for disjoint ranges. */
+  void (*fill)(const void *ctx, size_t first, size_t count, void *out);
+  /* May be NULL: bases first .. first + count - 1 come next (start reading them), and bases
+   * first .. first + count - 1 have been used (what holds them may go). */
+  void (*will_need)(const void *ctx, size_t first, size_t count);
+  void (*done)(const void *ctx, size_t first, size_t count);
+  const void *ctx;
+  size_t chunk; /* bases decoded at a time; 0: CUZK_MSM_STREAM_CHUNK */
+} cuzk_msm_source;
+
+#define CUZK_MSM_STREAM_CHUNK ((size_t)1 << 20)
+#define CUZK_MSM_STREAM_BUCKET_BYTES ((size_t)512 << 20)
+
+/* cuzk_*_msm and cuzk_*_msm_witness with bases 0 .. of src (nbases of them for the witness
+ * form, as there). */
+cuzk_msm_err cuzk_g1_msm_stream(cuzk_g1 *r, const cuzk_msm_source *src, const cuzk_fr *scalars,
+                                size_t n, const cuzk_msm_opts *opts);
+cuzk_msm_err cuzk_g2_msm_stream(cuzk_g2 *r, const cuzk_msm_source *src, const cuzk_fr *scalars,
+                                size_t n, const cuzk_msm_opts *opts);
+cuzk_msm_err cuzk_g1_msm_witness_stream(cuzk_g1 *r, const cuzk_msm_source *src, size_t nbases,
+                                        const cuzk_fr *scalars, size_t n, const uint64_t *density,
+                                        const cuzk_msm_opts *opts);
+cuzk_msm_err cuzk_g2_msm_witness_stream(cuzk_g2 *r, const cuzk_msm_source *src, size_t nbases,
+                                        const cuzk_fr *scalars, size_t n, const uint64_t *density,
+                                        const cuzk_msm_opts *opts);
+
+/*
  * Batched affine sums, for callers outside Pippenger (the TEST-parameter generator's fixed-base
  * windows): n sums of affine points, kept as batch_affine.inc's accumulators, so that a call's
  * additions share one field inversion and run on the IFMA lanes where they are enabled

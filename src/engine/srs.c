@@ -214,7 +214,7 @@ static cuzk_pce *record_pce(cuzk_engine *e, srs_set *s, const cuzk_g16_params *p
  * attachment borrows params, detached before they are freed). NULL with msg on failure. */
 static cuzk_g16_set *attach(cuzk_engine *e, srs_set *s, const cuzk_g16_params *params, char *msg,
                             size_t len) {
-  cuzk_g16_source src = {CUZK_G16_SOURCE_DECODED, params, NULL, NULL};
+  cuzk_g16_source src = {CUZK_G16_SOURCE_DECODED, params, NULL, NULL, false};
   cuzk_g16_exec x = {e->pool, 0, &s->abandon};
   cuzk_g16_set *set = NULL;
   char why[256];

@@ -10,11 +10,14 @@
 #include "cuzk/g16_backend.h"
 #include "cuzk/msm.h"
 #include "cuzk/ntt.h"
+#include "groth16/g16_internal.h"
 
-/* A set's bases: the caller's decoded set, or one decoded from a mapping (owned). */
+/* A set's bases: the caller's decoded set, one decoded from a mapping (owned), or the file read
+ * in place (ip: the MSMs stream the bases from it). */
 typedef struct {
   const cuzk_g16_params *p;
   cuzk_g16_params *owned;
+  g16_in_place *ip;
 } cpu_set;
 
 /* Two vectors with pre-compiled constraints (C's values are formed only once A·B is), else
@@ -38,7 +41,13 @@ static cuzk_g16_err cpu_attach(const cuzk_g16_backend *be, cuzk_g16_set *set,
   case CUZK_G16_SOURCE_DECODED:
     if (!(c->p = src->params)) e = CUZK_G16_EINVAL;
     break;
-  case CUZK_G16_SOURCE_MAPPED: /* the CPU reads its bases decoded: decode the mapping once */
+  case CUZK_G16_SOURCE_MAPPED:
+    if (src->in_place) { /* the file stays mapped; each MSM decodes its bases as it goes */
+      e = src->path ? g16_in_place_open(&c->ip, src->path, x->pool, x->cancel, NULL, msg, msg_len)
+                    : CUZK_G16_EINVAL;
+      break;
+    }
+    /* else decode the mapping once */
     if (!src->file || !src->path)
       e = CUZK_G16_EINVAL;
     else if (!(e = cuzk_g16_params_decode(src->file, src->path, x->pool, x->cancel, &c->owned, msg,
@@ -51,12 +60,21 @@ static cuzk_g16_err cpu_attach(const cuzk_g16_backend *be, cuzk_g16_set *set,
     free(c);
     return e;
   }
-  set->vk = &c->p->vk;
-  set->n_h = c->p->n_h;
-  set->n_l = c->p->n_l;
-  set->n_a = c->p->n_a;
-  set->n_b1 = c->p->n_b1;
-  set->n_b2 = c->p->n_b2;
+  if (c->ip) {
+    set->vk = c->ip->vk;
+    set->n_h = c->ip->n[CUZK_G16_Q_H];
+    set->n_l = c->ip->n[CUZK_G16_Q_L];
+    set->n_a = c->ip->n[CUZK_G16_Q_A];
+    set->n_b1 = c->ip->n[CUZK_G16_Q_B_G1];
+    set->n_b2 = c->ip->n[CUZK_G16_Q_B_G2];
+  } else {
+    set->vk = &c->p->vk;
+    set->n_h = c->p->n_h;
+    set->n_l = c->p->n_l;
+    set->n_a = c->p->n_a;
+    set->n_b1 = c->p->n_b1;
+    set->n_b2 = c->p->n_b2;
+  }
   set->impl = c;
   return CUZK_G16_OK;
 }
@@ -65,6 +83,7 @@ static void cpu_detach(const cuzk_g16_backend *be, cuzk_g16_set *set) {
   (void)be;
   cpu_set *c = set->impl;
   cuzk_g16_params_free(c->owned);
+  g16_in_place_free(c->ip);
   free(c);
   set->impl = NULL;
 }
@@ -73,7 +92,12 @@ static void cpu_detach(const cuzk_g16_backend *be, cuzk_g16_set *set) {
 static void cpu_estimate(const cuzk_g16_backend *be, const cuzk_g16_set *set, bool precompiled,
                          cuzk_g16_mem *out) {
   (void)be;
+  const cpu_set *c = set->impl;
   out->host_bytes = (uint64_t)domain_vectors(precompiled) * sizeof(cuzk_fr) * (set->n_h + 1);
+  /* read in place: an MSM's chunk of G2 bases and scalars, and its buckets at their bound */
+  if (c && c->ip)
+    out->host_bytes += CUZK_MSM_STREAM_CHUNK * (sizeof(cuzk_g2_affine) + sizeof(cuzk_fr)) +
+                       CUZK_MSM_STREAM_BUCKET_BYTES;
   out->device_bytes = 0;
 }
 
@@ -177,9 +201,16 @@ static cuzk_g16_err cpu_msm_g1(const cuzk_g16_backend *be, const cuzk_g16_set *s
                                const cuzk_g16_exec *x, cuzk_g1 *out) {
   (void)be;
   const cpu_set *c = set->impl;
+  cuzk_msm_opts o = msm_opts(x);
+  if (c->ip) {
+    g16_in_place_src ctx;
+    cuzk_msm_source src;
+    if (q == CUZK_G16_Q_B_G2 || n > d->m || !g16_in_place_source(c->ip, q, first, n, &ctx, &src))
+      return CUZK_G16_EINVAL;
+    return from_msm(cuzk_g1_msm_stream(out, &src, d->v[0], n, &o));
+  }
   const cuzk_g1_affine *b = q == CUZK_G16_Q_B_G2 ? NULL : bases(c->p, q, first, n);
   if (!b || n > d->m) return CUZK_G16_EINVAL;
-  cuzk_msm_opts o = msm_opts(x);
   return from_msm(cuzk_g1_msm(out, b, d->v[0], n, &o));
 }
 
@@ -189,9 +220,16 @@ static cuzk_g16_err cpu_msm_g1_witness(const cuzk_g16_backend *be, const cuzk_g1
                                        const cuzk_g16_exec *x, cuzk_g1 *out) {
   (void)be;
   const cpu_set *c = set->impl;
+  cuzk_msm_opts o = msm_opts(x);
+  if (c->ip) {
+    g16_in_place_src ctx;
+    cuzk_msm_source src;
+    if (q == CUZK_G16_Q_B_G2 || !g16_in_place_source(c->ip, q, first, nbases, &ctx, &src))
+      return CUZK_G16_EINVAL;
+    return from_msm(cuzk_g1_msm_witness_stream(out, &src, nbases, scalars, n, density, &o));
+  }
   const cuzk_g1_affine *b = q == CUZK_G16_Q_B_G2 ? NULL : bases(c->p, q, first, nbases);
   if (!b) return CUZK_G16_EINVAL;
-  cuzk_msm_opts o = msm_opts(x);
   return from_msm(cuzk_g1_msm_witness(out, b, nbases, scalars, n, density, &o));
 }
 
@@ -201,9 +239,16 @@ static cuzk_g16_err cpu_msm_g2_witness(const cuzk_g16_backend *be, const cuzk_g1
                                        const cuzk_g16_exec *x, cuzk_g2 *out) {
   (void)be;
   const cpu_set *c = set->impl;
+  cuzk_msm_opts o = msm_opts(x);
+  if (c->ip) {
+    g16_in_place_src ctx;
+    cuzk_msm_source src;
+    if (q != CUZK_G16_Q_B_G2 || !g16_in_place_source(c->ip, q, first, nbases, &ctx, &src))
+      return CUZK_G16_EINVAL;
+    return from_msm(cuzk_g2_msm_witness_stream(out, &src, nbases, scalars, n, density, &o));
+  }
   const cuzk_g2_affine *b = q == CUZK_G16_Q_B_G2 ? bases(c->p, q, first, nbases) : NULL;
   if (!b) return CUZK_G16_EINVAL;
-  cuzk_msm_opts o = msm_opts(x);
   return from_msm(cuzk_g2_msm_witness(out, b, nbases, scalars, n, density, &o));
 }
 

@@ -6,7 +6,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "cuzk/file_map.h"
+#include "cuzk/g16_backend.h"
 #include "cuzk/groth16.h"
+#include "cuzk/msm.h"
 
 /* Parameter sets and verifying keys are allocated here only, so that cuzk_g16_params_free and
  * cuzk_g16_vk_free can release what any producer (readers, generator) made. Vectors are large
@@ -19,6 +22,38 @@ cuzk_g16_vk *g16_vk_alloc(size_t n_ic);
 /* A point decoder's error as ours (errors.c): encoding and curve errors are EPOINT, a point
  * outside the subgroup ESUBGROUP. */
 cuzk_g16_err g16_from_ec(cuzk_ec_err e);
+
+/* params_io.c: a full .params file's verifying key (decoded, fully checked) and where its query
+ * vectors h, l, a, b_g1, b_g2 lie (counts n, byte offsets off); with check_points every query
+ * point is checked as cuzk_g16_params_read would decode it (on the curve, not the identity, in
+ * the subgroup with opts->check_subgroup), err naming the first bad one. *vk is the caller's. */
+cuzk_g16_err g16_params_locate(const uint8_t *buf, size_t len, const cuzk_g16_read_opts *opts,
+                               bool check_points, cuzk_g16_vk **vk, size_t n[5], size_t off[5],
+                               cuzk_g16_read_error *err);
+
+/* params_in_place.c: a parameter set read in place (docs/groth16.md "Parameters read in
+ * place"): its own mapping of the .params file, the verifying key, the query vectors' counts and
+ * offsets (h, l, a, b_g1, b_g2: cuzk_g16_query's order). */
+typedef struct {
+  cuzk_file_map map;
+  cuzk_g16_vk *vk;
+  size_t n[5], off[5];
+} g16_in_place;
+
+/* Maps path and checks every point unless PATH.checked says this very file was checked
+ * (*checked: whether it was checked now); msg names the file and the first bad point. */
+cuzk_g16_err g16_in_place_open(g16_in_place **out, const char *path, cuzk_pool *pool,
+                               const _Atomic int *cancel, bool *checked, char *msg, size_t len);
+void g16_in_place_free(g16_in_place *ip);
+
+/* A streamed MSM's source over bases first .. first + count - 1 of query q (ctx is filled and
+ * must live as long as the source); false when they run past the vector. */
+typedef struct {
+  const uint8_t *bytes; /* the vector's first point */
+  size_t first, size;   /* the MSM's base 0, bytes per point */
+} g16_in_place_src;
+bool g16_in_place_source(const g16_in_place *ip, cuzk_g16_query q, size_t first, size_t count,
+                         g16_in_place_src *ctx, cuzk_msm_source *out);
 
 /* n bytes from getrandom (retrying on EINTR and short reads); false if the source fails. */
 bool g16_os_random(void *buf, size_t n);

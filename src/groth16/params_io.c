@@ -155,6 +155,10 @@ typedef struct {
 static void decode_range(void *ctx, size_t begin, size_t end) {
   decode_job *j = ctx;
   size_t ssz = j->g2 ? G2U : G1U, dsz = j->g2 ? sizeof(cuzk_g2_affine) : sizeof(cuzk_g1_affine);
+  union {
+    cuzk_g1_affine g1;
+    cuzk_g2_affine g2;
+  } scratch; /* a check without a destination decodes here */
   for (size_t i = begin; i < end; i++) {
     /* Past a known failure nothing can become the reported one. */
     if (i >= atomic_load_explicit(&j->first_bad, memory_order_relaxed)) return;
@@ -163,8 +167,8 @@ static void decode_range(void *ctx, size_t begin, size_t end) {
       atomic_store(&j->cancelled, true);
       return;
     }
-    if (decode_point(j->dst + i * dsz, j->src + i * ssz, j->g2, j->subgroup) == CUZK_G16_OK)
-      continue;
+    void *dst = j->dst ? j->dst + i * dsz : (void *)&scratch;
+    if (decode_point(dst, j->src + i * ssz, j->g2, j->subgroup) == CUZK_G16_OK) continue;
     size_t cur = atomic_load_explicit(&j->first_bad, memory_order_relaxed);
     while (i < cur && !atomic_compare_exchange_weak_explicit(
                           &j->first_bad, &cur, i, memory_order_relaxed, memory_order_relaxed)) {
@@ -173,7 +177,7 @@ static void decode_range(void *ctx, size_t begin, size_t end) {
   }
 }
 
-/* Decodes vector k into dst; on failure reports its lowest bad element. */
+/* Decodes vector k into dst (NULL: checks it only); on failure reports its lowest bad element. */
 static cuzk_g16_err decode_vector(void *dst, const uint8_t *buf, const span *s, int k,
                                   bool subgroup, cuzk_pool *pool, unsigned max_workers,
                                   const _Atomic int *cancel, cuzk_g16_read_error *err) {
@@ -259,6 +263,35 @@ cuzk_g16_err cuzk_g16_params_read(cuzk_g16_params **out, const uint8_t *buf, siz
     return e;
   }
   *out = p;
+  return CUZK_G16_OK;
+}
+
+cuzk_g16_err g16_params_locate(const uint8_t *buf, size_t len, const cuzk_g16_read_opts *opts,
+                               bool check_points, cuzk_g16_vk **vk, size_t n[5], size_t off[5],
+                               cuzk_g16_read_error *err) {
+  *vk = NULL;
+  if (!buf) return CUZK_G16_EINVAL;
+  set_err(err, 0, "file", 0);
+  cuzk_g16_read_opts o = {0};
+  if (opts) o = *opts;
+  layout lo;
+  cuzk_g16_err e = layout_parse(&lo, buf, len, true, err);
+  if (e != CUZK_G16_OK) return e;
+  cuzk_g16_vk *v = g16_vk_alloc(lo.v[V_IC].n);
+  if (!v) return CUZK_G16_ENOMEM;
+  e = decode_vk(v, buf, &lo, o.pool, o.max_workers, err);
+  for (int k = V_H; k < V_COUNT && e == CUZK_G16_OK; k++) {
+    n[k - V_H] = lo.v[k].n;
+    off[k - V_H] = lo.v[k].off;
+    if (check_points)
+      e = decode_vector(NULL, buf, &lo.v[k], k, o.check_subgroup, o.pool, o.max_workers, o.cancel,
+                        err);
+  }
+  if (e != CUZK_G16_OK) {
+    cuzk_g16_vk_free(v);
+    return e;
+  }
+  *vk = v;
   return CUZK_G16_OK;
 }
 

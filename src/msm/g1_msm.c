@@ -27,6 +27,7 @@
 #include "msm/reduce.inc"
 #include "msm/pippenger.inc"
 #include "msm/witness.inc"
+#include "msm/stream.inc"   /* the same over streamed bases */
 #include "msm/batch_affine_ifma.inc" /* the IFMA flush (and msm/batch_ifma.h) */
 #include "msm/sums.inc"                /* cuzk/msm.h's batched affine sums */
 /* clang-format on */
@@ -45,4 +46,15 @@ cuzk_msm_err cuzk_g1_msm_witness(cuzk_g1 *r, const cuzk_g1_affine *bases, size_t
                                  const cuzk_fr *scalars, size_t n, const uint64_t *density,
                                  const cuzk_msm_opts *opts) {
   return msm_g1_msm_witness(r, bases, nbases, scalars, n, density, opts, g1_costs());
+}
+
+cuzk_msm_err cuzk_g1_msm_stream(cuzk_g1 *r, const cuzk_msm_source *src, const cuzk_fr *scalars,
+                                size_t n, const cuzk_msm_opts *opts) {
+  return msm_g1_msm_stream(r, src, scalars, n, opts, g1_costs());
+}
+
+cuzk_msm_err cuzk_g1_msm_witness_stream(cuzk_g1 *r, const cuzk_msm_source *src, size_t nbases,
+                                        const cuzk_fr *scalars, size_t n, const uint64_t *density,
+                                        const cuzk_msm_opts *opts) {
+  return msm_g1_msm_witness_stream(r, src, nbases, scalars, n, density, opts, g1_costs());
 }

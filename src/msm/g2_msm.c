@@ -27,6 +27,7 @@
 #include "msm/reduce.inc"
 #include "msm/pippenger.inc"
 #include "msm/witness.inc"
+#include "msm/stream.inc"   /* the same over streamed bases */
 #include "msm/batch_affine_ifma_g2.inc" /* the IFMA flush */
 #include "msm/sums.inc"              /* cuzk/msm.h's batched affine sums */
 /* clang-format on */
@@ -45,4 +46,15 @@ cuzk_msm_err cuzk_g2_msm_witness(cuzk_g2 *r, const cuzk_g2_affine *bases, size_t
                                  const cuzk_fr *scalars, size_t n, const uint64_t *density,
                                  const cuzk_msm_opts *opts) {
   return msm_g2_msm_witness(r, bases, nbases, scalars, n, density, opts, g2_costs());
+}
+
+cuzk_msm_err cuzk_g2_msm_stream(cuzk_g2 *r, const cuzk_msm_source *src, const cuzk_fr *scalars,
+                                size_t n, const cuzk_msm_opts *opts) {
+  return msm_g2_msm_stream(r, src, scalars, n, opts, g2_costs());
+}
+
+cuzk_msm_err cuzk_g2_msm_witness_stream(cuzk_g2 *r, const cuzk_msm_source *src, size_t nbases,
+                                        const cuzk_fr *scalars, size_t n, const uint64_t *density,
+                                        const cuzk_msm_opts *opts) {
+  return msm_g2_msm_witness_stream(r, src, nbases, scalars, n, density, opts, g2_costs());
 }

@@ -127,8 +127,20 @@ static double tile_cost(const msm_costs *k, cuzk_msm_method m, unsigned c, doubl
   return pts * k->scan + adds * add + nb * k->red_xyzz;
 }
 
+/* Bytes of one tile's buckets (the batch's queue and the reduction's lanes are small beside). */
+static double tile_bytes(const msm_costs *k, cuzk_msm_method m, unsigned c) {
+  double nb = (double)((size_t)1 << (c - 1));
+  return m == CUZK_MSM_AFFINE ? nb * (double)(k->affine_bytes + k->xyzz_bytes + 1)
+                              : nb * (double)(k->xyzz_bytes + 1);
+}
+
 void msm_plan_make(msm_plan *pl, size_t n, unsigned workers, const msm_costs *k,
                    const cuzk_msm_opts *o) {
+  msm_plan_make_capped(pl, n, workers, k, o, 0);
+}
+
+void msm_plan_make_capped(msm_plan *pl, size_t n, unsigned workers, const msm_costs *k,
+                          const cuzk_msm_opts *o, size_t all_tiles_bytes) {
   cuzk_msm_method forced = o ? o->method : CUZK_MSM_AUTO;
   unsigned forced_c = o ? o->window : 0;
   if (workers == 0) workers = 1;
@@ -148,6 +160,7 @@ void msm_plan_make(msm_plan *pl, size_t n, unsigned workers, const msm_costs *k,
         double pts = (double)n / ny;
         if (ny > 1 && pts < 64) break;
         unsigned tiles = nwin * ny, rounds = (tiles + workers - 1) / workers;
+        if (all_tiles_bytes && tiles * tile_bytes(k, m, c) > (double)all_tiles_bytes) break;
         double cost = rounds * tile_cost(k, m, c, pts) + nwin * c * k->red_xyzz / 2;
         if (cost < best * 0.999) { /* ties go to the smaller window and fewer ranges */
           best = cost;

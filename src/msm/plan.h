@@ -46,6 +46,12 @@ extern const msm_costs msm_costs_g1, msm_costs_g1_ifma, msm_costs_g2, msm_costs_
 void msm_plan_make(msm_plan *pl, size_t n, unsigned workers, const msm_costs *k,
                    const cuzk_msm_opts *o);
 
+/* The same with every tile's buckets alive at once (the streamed MSM's persistent buckets):
+ * plans whose tiles' buckets together exceed all_tiles_bytes are skipped (0: no bound). A
+ * bound below the smallest plan's leaves the NAIVE plan. */
+void msm_plan_make_capped(msm_plan *pl, size_t n, unsigned workers, const msm_costs *k,
+                          const cuzk_msm_opts *o, size_t all_tiles_bytes);
+
 /* Affine batch size for 2^(c-1) buckets: large enough to spread the inversion, small enough
  * that few points find their bucket already waiting in the batch. */
 size_t msm_batch_cap(unsigned c);

@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
+/*
+ * A parameter set read in place (docs/groth16.md "Parameters read in place"): the .params file
+ * stays mapped, its verifying key is decoded, and the MSMs decode each chunk of bases from the
+ * mapping as they consume it (cuzk/msm.h's streamed MSMs). Every point of the file is checked
+ * once — on the curve, not the identity, in the subgroup — and the file's identity is then
+ * written beside it (PATH.checked), so that later loads of the same file skip the check and a
+ * changed, replaced or truncated file is checked again.
+ */
+#define _GNU_SOURCE /* MADV_* */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "cuzk/errmsg.h"
+#include "cuzk/sha256.h"
+#include "groth16/g16_internal.h"
+
+#define fail CUZK_FAIL
+
+/* Bytes of the file's head and tail in its identity digest: the verifying key and the vector
+ * counts are in the head; a file cut short or extended changes the size. */
+#define DIGEST_SPAN ((size_t)1 << 20)
+
+static void identity_digest(char hex[65], const cuzk_file_map *m) {
+  uint8_t d[32];
+  cuzk_sha256_ctx c;
+  size_t head = m->len < DIGEST_SPAN ? m->len : DIGEST_SPAN;
+  cuzk_sha256_init(&c);
+  cuzk_sha256_update(&c, m->data, head);
+  cuzk_sha256_update(&c, m->data + (m->len - head), head);
+  cuzk_sha256_final(&c, d);
+  for (int i = 0; i < 32; i++)
+    snprintf(hex + 2 * i, 3, "%02x", d[i]);
+}
+
+/* The line PATH.checked holds for this mapping. */
+static void identity_line(char *out, size_t len, const cuzk_file_map *m) {
+  char hex[65];
+  identity_digest(hex, m);
+  snprintf(out, len,
+           "cuzk-params-checked 1 size=%zu dev=%" PRIu64 " ino=%" PRIu64 " mtime_ns=%" PRIu64
+           " subgroup=1 sha256-head-tail=%s\n",
+           m->len, m->dev, m->ino, m->mtime_ns, hex);
+}
+
+static bool already_checked(const char *mark, const char *line) {
+  char got[512] = "";
+  FILE *f = fopen(mark, "r");
+  if (!f) return false;
+  bool ok = fgets(got, sizeof got, f) && strcmp(got, line) == 0;
+  fclose(f);
+  return ok;
+}
+
+/* Written to a temporary name and renamed; a directory we cannot write only means the next
+ * load checks again. */
+static void write_mark(const char *mark, const char *line) {
+  char tmp[4300];
+  if ((size_t)snprintf(tmp, sizeof tmp, "%s.%ld.tmp", mark, (long)getpid()) >= sizeof tmp) return;
+  FILE *f = fopen(tmp, "w");
+  if (!f) return;
+  bool ok = fputs(line, f) >= 0;
+  ok = fclose(f) == 0 && ok;
+  if (!ok || rename(tmp, mark) != 0) unlink(tmp);
+}
+
+cuzk_g16_err g16_in_place_open(g16_in_place **out, const char *path, cuzk_pool *pool,
+                               const _Atomic int *cancel, bool *checked, char *msg, size_t len) {
+  *out = NULL;
+  if (checked) *checked = false;
+  g16_in_place *ip = calloc(1, sizeof *ip);
+  if (!ip) return fail(msg, len, CUZK_G16_ENOMEM, "%s: out of memory", path);
+  if (!cuzk_file_map_open(&ip->map, path)) {
+    int err = errno;
+    free(ip);
+    return fail(msg, len, CUZK_G16_EIO, "%s: %s", path, strerror(err));
+  }
+  char mark[4200], line[512];
+  bool have_mark = (size_t)snprintf(mark, sizeof mark, "%s.checked", path) < sizeof mark;
+  identity_line(line, sizeof line, &ip->map);
+  bool trusted = have_mark && ip->map.len && already_checked(mark, line);
+  cuzk_g16_read_opts o = {.check_subgroup = true, .pool = pool, .cancel = cancel};
+  cuzk_g16_read_error re = {0, NULL, 0};
+  cuzk_g16_err e = ip->map.data ? g16_params_locate(ip->map.data, ip->map.len, &o, !trusted,
+                                                    &ip->vk, ip->n, ip->off, &re)
+                                : CUZK_G16_ETRUNCATED;
+  if (e) {
+    if (e == CUZK_G16_ECANCELLED)
+      (void)fail(msg, len, e, "%s: checking its points: cancelled", path);
+    else if (re.what)
+      (void)fail(msg, len, e, "%s: %s (at byte %zu, %s[%zu])", path, cuzk_g16_strerror(e),
+                 re.offset, re.what, re.index);
+    else
+      (void)fail(msg, len, e, "%s: %s", path, cuzk_g16_strerror(e));
+    g16_in_place_free(ip);
+    return e;
+  }
+  if (!trusted) {
+    if (have_mark) write_mark(mark, line);
+    if (checked) *checked = true;
+  }
+  /* read front to back by each MSM; the streamed MSMs ask for each next chunk ahead */
+  cuzk_file_map_sequential(&ip->map);
+  *out = ip;
+  return CUZK_G16_OK;
+}
+
+void g16_in_place_free(g16_in_place *ip) {
+  if (!ip) return;
+  cuzk_g16_vk_free(ip->vk);
+  cuzk_file_map_close(&ip->map);
+  free(ip);
+}
+
+/* ---- the MSM source -------------------------------------------------------------------------- */
+
+static void fill_g1(const void *ctx, size_t first, size_t count, void *out) {
+  const g16_in_place_src *s = ctx;
+  const uint8_t *in = s->bytes + (s->first + first) * CUZK_G1_UNCOMPRESSED_BYTES;
+  cuzk_g1_affine *r = out;
+  /* checked when the file was opened: canonical coordinates, no flags (never the identity) */
+  for (size_t i = 0; i < count; i++, in += CUZK_G1_UNCOMPRESSED_BYTES) {
+    cuzk_fp_from_bytes(&r[i].x, in);
+    cuzk_fp_from_bytes(&r[i].y, in + 48);
+  }
+}
+
+static void fill_g2(const void *ctx, size_t first, size_t count, void *out) {
+  const g16_in_place_src *s = ctx;
+  const uint8_t *in = s->bytes + (s->first + first) * CUZK_G2_UNCOMPRESSED_BYTES;
+  cuzk_g2_affine *r = out;
+  for (size_t i = 0; i < count; i++, in += CUZK_G2_UNCOMPRESSED_BYTES) {
+    /* an Fp2 coordinate is written c1 first (docs/groth16.md "Parameter files") */
+    cuzk_fp_from_bytes(&r[i].x.c1, in);
+    cuzk_fp_from_bytes(&r[i].x.c0, in + 48);
+    cuzk_fp_from_bytes(&r[i].y.c1, in + 96);
+    cuzk_fp_from_bytes(&r[i].y.c0, in + 144);
+  }
+}
+
+/* The pages holding bases first .. first + count - 1, widened to whole pages. */
+static void page_range(const g16_in_place_src *s, size_t first, size_t count, uint8_t **p,
+                       size_t *n) {
+  size_t page = (size_t)sysconf(_SC_PAGESIZE);
+  uintptr_t lo = (uintptr_t)(s->bytes + (s->first + first) * s->size);
+  uintptr_t hi = lo + count * s->size;
+  lo &= ~(uintptr_t)(page - 1);
+  *p = (uint8_t *)lo;
+  *n = hi - lo;
+}
+
+static void will_need(const void *ctx, size_t first, size_t count) {
+  uint8_t *p;
+  size_t n;
+  page_range(ctx, first, count, &p, &n);
+  (void)madvise(p, n, MADV_WILLNEED); /* advice: a failure only costs speed */
+}
+
+/* The chunk's pages leave this process's page tables (they stay in the page cache while the
+ * kernel has room), so a proof's resident memory does not grow with the file it reads. Pages
+ * shared with the next chunk or another proof are simply faulted in again. */
+static void done(const void *ctx, size_t first, size_t count) {
+  uint8_t *p;
+  size_t n;
+  page_range(ctx, first, count, &p, &n);
+  (void)madvise(p, n, MADV_DONTNEED);
+}
+
+bool g16_in_place_source(const g16_in_place *ip, cuzk_g16_query q, size_t first, size_t count,
+                         g16_in_place_src *ctx, cuzk_msm_source *out) {
+  if (q > CUZK_G16_Q_B_G2 || first > ip->n[q] || count > ip->n[q] - first) return false;
+  bool g2 = q == CUZK_G16_Q_B_G2;
+  *ctx = (g16_in_place_src){.bytes = ip->map.data + ip->off[q],
+                            .first = first,
+                            .size = g2 ? CUZK_G2_UNCOMPRESSED_BYTES : CUZK_G1_UNCOMPRESSED_BYTES};
+  *out = (cuzk_msm_source){
+      .fill = g2 ? fill_g2 : fill_g1, .will_need = will_need, .done = done, .ctx = ctx, .chunk = 0};
+  return true;
+}
