@@ -427,14 +427,18 @@ static void remove_dir(const char *dir) {
   rmdir(dir);
 }
 
-/* The window-post request proven twice on e: the two results' proof bytes, equal or not. */
-static bool same_twice(cuzk_engine *e, const char *dir, const post_req *q) {
+/* The window-post request proven twice on e: the two results' proof bytes, equal or not; the
+ * first proof's bytes to first (may be NULL). */
+static bool same_twice(cuzk_engine *e, const char *dir, const post_req *q,
+                       uint8_t first[CUZK_G16_PROOF_BYTES]) {
   cuzk_job_result a = run(e, &q->r), b = run(e, &q->r);
   CHECK_MSG(a.status == CUZK_JOB_COMPLETED && b.status == CUZK_JOB_COMPLETED, "%s / %s", a.error,
             b.error);
   CHECK(verifies(dir, q, &a) && verifies(dir, q, &b));
   bool same =
       a.proof_len == b.proof_len && a.proof && b.proof && !memcmp(a.proof, b.proof, a.proof_len);
+  if (first && a.proof && a.proof_len == CUZK_G16_PROOF_BYTES)
+    memcpy(first, a.proof, CUZK_G16_PROOF_BYTES);
   cuzk_job_result_clear(&a);
   cuzk_job_result_clear(&b);
   return same;
@@ -473,7 +477,40 @@ static void test_generated_deterministic(bool prove) {
   unsigned two[2] = {0, 1};
   post_req q;
   req_make(&q, CUZK_KIND_WINDOW_POST_PARTITION, 10, two, 2, randomness);
-  if (prove) CHECK(same_twice(e, dir, &q));
+  uint8_t decoded[CUZK_G16_PROOF_BYTES] = {0}, in_place[CUZK_G16_PROOF_BYTES] = {1};
+  if (prove) CHECK(same_twice(e, dir, &q, decoded));
+  { /* the same set read in place (docs/engine.md "Parameter sets read in place"): the same
+     * proof bytes; the file checked once (PATH.checked); the set pins only its matrices (1.5 MB,
+     * its file is 11.5 MB) */
+    cuzk_engine_config ci = c;
+    ci.read_in_place = CUZK_IN_PLACE_ALWAYS;
+    cuzk_engine *ei = NULL;
+    CHECK_MSG(cuzk_engine_create(&ei, &ci, msg, sizeof msg) == CUZK_ENGINE_OK, "%s", msg);
+    CHECK(ei &&
+          cuzk_engine_preload(ei, "wpost-2k", &already, &ms, msg, sizeof msg) == CUZK_ENGINE_OK);
+    CHECK_MSG(log_has("wpost-2k: loaded ") && log_has(" (read in place: the MSMs decode"), "%s",
+              log_text);
+    const cuzk_post_proof *p10;
+    char base10[4096], mark[4300];
+    CHECK(cuzk_post_proof_by_id(&p10, 10) == CUZK_POST_OK &&
+          cuzk_post_param_base(base10, sizeof base10, dir, p10));
+    snprintf(mark, sizeof mark, "%s.params.checked", base10);
+    CHECK(access(mark, R_OK) == 0);
+    cuzk_engine_status st;
+    if (ei && cuzk_engine_get_status(ei, &st) == CUZK_ENGINE_OK) {
+      for (size_t i = 0; i < st.n_srs; i++)
+        if (!strcmp(st.srs[i].circuit_id, "wpost-2k"))
+          CHECK_MSG(st.srs[i].tier == CUZK_SRS_HOT && st.srs[i].bytes < 5000000u,
+                    "in place: tier %d, %llu bytes", st.srs[i].tier,
+                    (unsigned long long)st.srs[i].bytes);
+      cuzk_engine_status_free(&st);
+    }
+    if (prove && ei) {
+      CHECK(same_twice(ei, dir, &q, in_place));
+      CHECK(!memcmp(decoded, in_place, sizeof decoded));
+    }
+    cuzk_engine_destroy(ei);
+  }
   /* the same files, no longer marked TEST: random r, s */
   const cuzk_post_proof *p;
   char base[4096], meta[4200];
@@ -485,7 +522,7 @@ static void test_generated_deterministic(bool prove) {
   CHECK(cuzk_engine_evict(e, "wpost-2k", &was, &freed) == CUZK_ENGINE_OK && was);
   CHECK(cuzk_engine_preload(e, "wpost-2k", &already, &ms, msg, sizeof msg) == CUZK_ENGINE_OK);
   CHECK(log_has(".meta does not mark TEST parameters: test_deterministic_seed ignored"));
-  if (prove) CHECK(!same_twice(e, dir, &q));
+  if (prove) CHECK(!same_twice(e, dir, &q, NULL));
   req_free(&q);
   cuzk_engine_destroy(e);
   remove_dir(dir);

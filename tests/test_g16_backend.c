@@ -201,7 +201,7 @@ int main(void) {
   const cuzk_fr *ins[N] = {&pub[0], &pub[1], &pub[2]};
   CHECK(cuzk_g16_verify_batch(&ok, pvk, want, ins, 1, N) == CUZK_G16_OK && ok);
 
-  cuzk_g16_source dec = {CUZK_G16_SOURCE_DECODED, p, NULL, NULL, false};
+  cuzk_g16_source dec = {CUZK_G16_SOURCE_DECODED, p, NULL, NULL, false, false};
   cuzk_g16_exec x = {pool, 0, NULL};
   { /* PROVE mode through the counting table: every step through it, the same bytes */
     seen sn = {0};
@@ -279,7 +279,7 @@ int main(void) {
     cuzk_g16_detach(set);
   }
   { /* attach refusals: no decoded set; a mapping of a file that is not a parameter file */
-    cuzk_g16_source none = {CUZK_G16_SOURCE_DECODED, NULL, NULL, NULL, false};
+    cuzk_g16_source none = {CUZK_G16_SOURCE_DECODED, NULL, NULL, NULL, false, false};
     cuzk_g16_set dummy, *set = &dummy; /* cleared on failure */
     CHECK(cuzk_g16_attach(&set, NULL, &none, NULL, NULL, 0) == CUZK_G16_EINVAL && !set);
     char path[] = "/tmp/cuzk_backend_XXXXXX";
@@ -288,7 +288,7 @@ int main(void) {
     if (fd >= 0) close(fd);
     cuzk_file_map fm;
     CHECK(cuzk_file_map_open(&fm, path));
-    cuzk_g16_source bad = {CUZK_G16_SOURCE_MAPPED, NULL, &fm, path, false};
+    cuzk_g16_source bad = {CUZK_G16_SOURCE_MAPPED, NULL, &fm, path, false, false};
     char msg[512] = "";
     CHECK(cuzk_g16_attach(&set, NULL, &bad, &x, msg, sizeof msg) != CUZK_G16_OK && !set);
     CHECK_MSG(strstr(msg, path) != NULL, "%s", msg);
@@ -305,8 +305,9 @@ int main(void) {
     if (fd >= 0) close(fd);
     snprintf(mark, sizeof mark, "%s.checked", path);
     CHECK(cuzk_g16_params_write_file(p, path) == CUZK_G16_OK);
-    cuzk_g16_source inplace = {CUZK_G16_SOURCE_MAPPED, NULL, NULL, path, true};
+    cuzk_g16_source inplace = {CUZK_G16_SOURCE_MAPPED, NULL, NULL, path, true, true};
     for (int round = 0; round < 2; round++) { /* the second attach trusts PATH.checked */
+      inplace.check_subgroup = round == 0;    /* a file checked with them satisfies one without */
       seen sn = {0};
       cuzk_g16_backend be = counting(&sn);
       cuzk_g16_set *set = NULL;
@@ -332,28 +333,52 @@ int main(void) {
       cuzk_pce_free(pce);
       cuzk_g16_detach(set);
     }
-    /* l[3]'s x coordinate changed: no longer on the curve. The file is rewritten, so its
-     * identity differs from PATH.checked's and it is checked again. */
+    /* The file rewritten, so its identity differs from PATH.checked's and it is checked again:
+     * l[3]'s x coordinate changed (no longer on the curve); 10 bytes cut off the end; l[3] a
+     * point on the curve outside the subgroup (refused only with the subgroup tests). */
     size_t bytes = cuzk_g16_params_size(p);
-    uint8_t *buf = malloc(bytes);
+    uint8_t *buf = malloc(bytes), *good = malloc(bytes), xb[48] = {0};
     if (buf) cuzk_g16_params_write(buf, p);
+    if (good && buf) memcpy(good, buf, bytes);
     size_t l3 = cuzk_g16_vk_size(&p->vk) + 4 + 96 * p->n_h + 4 + 96 * 3;
+    cuzk_g1_affine outside;
+    bool have_outside = false;
+    for (uint8_t t = 1; t < 100 && !have_outside; t++) { /* x = t: on the curve for some t */
+      xb[0] = 0x80;                                      /* compressed flag */
+      xb[47] = t;
+      have_outside = cuzk_g1_from_compressed_unchecked(&outside, xb) == CUZK_EC_OK &&
+                     !cuzk_g1_affine_is_in_subgroup(&outside);
+    }
+    CHECK(have_outside);
     static const struct {
       const char *what;
       size_t cut, flip;
-    } bad[] = {{"l[3]", 0, 1}, {"b_g2", 10, 0}};
-    for (size_t b = 0; b < 2 && buf; b++) {
+      bool outside, subgroup;
+    } bad[] = {{"l[3]", 0, 1, false, false},
+               {"b_g2", 10, 0, false, false},
+               {"l[3]", 0, 0, true, true},
+               {NULL, 0, 0, true, false}};
+    for (size_t b = 0; b < 4 && buf && good; b++) {
+      memcpy(buf, good, bytes);
       buf[l3 + 20] ^= (uint8_t)bad[b].flip;
+      if (bad[b].outside) cuzk_g1_to_uncompressed(buf + l3, &outside);
       FILE *f = fopen(path, "wb");
       CHECK(f && fwrite(buf, 1, bytes - bad[b].cut, f) == bytes - bad[b].cut);
       if (f) fclose(f);
-      buf[l3 + 20] ^= (uint8_t)bad[b].flip;
+      inplace.check_subgroup = bad[b].subgroup;
       cuzk_g16_set *set = NULL;
       char msg[512] = "";
-      CHECK(cuzk_g16_attach(&set, NULL, &inplace, &x, msg, sizeof msg) != CUZK_G16_OK && !set);
-      CHECK_MSG(strstr(msg, path) && strstr(msg, bad[b].what), "%s", msg);
+      cuzk_g16_err e = cuzk_g16_attach(&set, NULL, &inplace, &x, msg, sizeof msg);
+      if (bad[b].what) {
+        CHECK(e != CUZK_G16_OK && !set);
+        CHECK_MSG(strstr(msg, path) && strstr(msg, bad[b].what), "%s", msg);
+      } else {
+        CHECK_MSG(e == CUZK_G16_OK && set, "%s", msg); /* on the curve: the check it asked for */
+      }
+      cuzk_g16_detach(set);
     }
     free(buf);
+    free(good);
     unlink(path);
     unlink(mark);
   }
@@ -366,7 +391,7 @@ int main(void) {
     CHECK(cuzk_g16_params_write_file(p, path) == CUZK_G16_OK);
     cuzk_file_map fm;
     CHECK(cuzk_file_map_open(&fm, path));
-    cuzk_g16_source mapped = {CUZK_G16_SOURCE_MAPPED, NULL, &fm, path, false};
+    cuzk_g16_source mapped = {CUZK_G16_SOURCE_MAPPED, NULL, &fm, path, false, false};
     cuzk_g16_set *set = NULL;
     char msg[512] = "";
     CHECK_MSG(cuzk_g16_attach(&set, NULL, &mapped, &x, msg, sizeof msg) == CUZK_G16_OK, "%s", msg);

@@ -98,6 +98,12 @@ typedef struct {
   uint64_t batch_wait_ms;
 } cuzk_job_result;
 
+typedef enum {
+  CUZK_IN_PLACE_AUTO = 0,
+  CUZK_IN_PLACE_ALWAYS,
+  CUZK_IN_PLACE_NEVER,
+} cuzk_engine_in_place;
+
 /* Log levels (the config's log_level picks the least severe printed). */
 typedef enum { CUZK_LOG_ERROR, CUZK_LOG_WARN, CUZK_LOG_INFO, CUZK_LOG_DEBUG } cuzk_log_level;
 typedef void (*cuzk_log_fn)(void *user, cuzk_log_level level, const char *job_id, const char *msg);
@@ -143,6 +149,11 @@ typedef struct {
    * trusted otherwise: a missing, stale or corrupt file is recorded again and rewritten. On by
    * default; a parameter directory that cannot be written only costs the recording. */
   bool pce_file;
+  /* Where a loaded set's MSM bases are (docs/engine.md "Parameter sets read in place"): AUTO
+   * reads a set in place (its .params file mapped, each MSM decoding its bases as it goes) when
+   * the decoded set would not fit (its file larger than srs_budget, or than half of physical
+   * memory without one), else decodes it; ALWAYS and NEVER force either. */
+  cuzk_engine_in_place read_in_place;
   bool verify_proofs; /* check every PoRep proof before answering (seal_commit_phase2's
                          verify_seal); on by default */
   /* Nonzero: r and s of every partition proven with TEST parameters come from this seed and the

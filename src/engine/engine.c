@@ -158,6 +158,7 @@ cuzk_engine_err cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *
   }
   long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
   uint64_t phys = pages > 0 && psize > 0 ? (uint64_t)pages * (uint64_t)psize : UINT64_C(8) << 30;
+  e->phys_bytes = phys;
   e->mem_budget = cfg->memory_budget ? cfg->memory_budget : phys / 4 * 3;
   e->warm_budget = cfg->warm_budget == CUZK_ENGINE_WARM_AUTO ? phys / 4 : cfg->warm_budget;
   e->input_budget = cfg->input_budget ? cfg->input_budget : phys / 8;
@@ -558,7 +559,7 @@ cuzk_engine_err cuzk_engine_get_status(cuzk_engine *e, cuzk_engine_status *s) {
     cuzk_srs_info *o = &s->srs[s->n_srs++];
     snprintf(o->circuit_id, sizeof o->circuit_id, "%s", x->circ->id);
     o->tier = eng_srs_tier(x);
-    o->bytes = x->params ? x->bytes : x->warm.len;
+    o->bytes = x->set ? x->bytes : x->warm.len;
     o->refs = x->refs;
   }
   size_t n_active = 0;

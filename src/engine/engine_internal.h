@@ -56,16 +56,18 @@ typedef enum {
 
 typedef struct eng_job eng_job;
 
-/* One parameter set (a circuit): loaded once, shared by reference count. Tiers: HOT (params
- * decoded in memory), WARM (not decoded, its .params file kept mapped and read into the page cache:
- * loading it again decodes without reading the disk), COLD (neither). pvk stays while HOT or
- * WARM. */
+/* One parameter set (a circuit): loaded once, shared by reference count. Tiers: HOT (attached to
+ * the prover's backend: params decoded in memory, or read in place from its mapped file), WARM
+ * (not attached, its .params file kept mapped and read into the page cache: loading it again
+ * reads no disk), COLD (neither). pvk stays while HOT or WARM. */
 typedef struct {
   const cuzk_kind_circuit *circ;
   char base[4096];         /* file path without extension, in param_cache */
   char test_base[4096];    /* the same in test_params_dir (generated TEST parameters) */
-  cuzk_g16_params *params; /* NULL unless loaded */
-  cuzk_g16_set *set;       /* params attached to the prover's backend while loaded */
+  cuzk_g16_params *params; /* NULL unless loaded decoded */
+  cuzk_g16_set *set;       /* attached to the prover's backend while loaded (HOT) */
+  bool in_place;           /* HOT and read in place (docs/engine.md "Parameter sets read in
+                              place"): params NULL */
   cuzk_g16_pvk *pvk;
   const char *loaded_base; /* base or test_base: the files params/pvk came from */
   cuzk_file_map warm;      /* mapped while WARM */
@@ -188,6 +190,7 @@ struct cuzk_engine {
   double trim_at;
 
   uint64_t mem_used, mem_budget;
+  uint64_t phys_bytes;         /* physical memory (8 GiB when unknown) */
   uint64_t input_budget;       /* admission: bytes of unprepared inputs (cfg or default) */
   _Atomic uint64_t input_used; /* ... held now; freed by eng_free_input without the lock */
   unsigned queue_max, result_max;

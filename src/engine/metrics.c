@@ -170,7 +170,7 @@ char *cuzk_engine_metrics_text(cuzk_engine *e) {
   cuzk_prom_set(e->m_rss, rss);
   for (unsigned i = 0; i < e->n_srs; i++) {
     const char *v[1] = {e->srs[i].circ->id};
-    cuzk_prom_set(cuzk_prom_series_get(e->f_srs_loaded, v), e->srs[i].params ? 1 : 0);
+    cuzk_prom_set(cuzk_prom_series_get(e->f_srs_loaded, v), e->srs[i].set ? 1 : 0);
   }
   pthread_mutex_unlock(&e->mu);
   return cuzk_prom_render(e->prom, NULL);
@@ -273,7 +273,7 @@ char *cuzk_engine_status_json(cuzk_engine *e) {
         "%s{\"circuit_id\":\"%s\",\"loaded\":%s,\"tier\":\"%s\",\"bytes\":%llu,"
         "\"warm_file_bytes\":%llu,\"warm_resident_bytes\":%llu,\"refs\":%u,"
         "\"partition_bytes\":%llu,\"partition_bytes_measured\":%s}",
-        i ? "," : "", s->circ->id, s->params ? "true" : "false", tier_names[eng_srs_tier(s)],
+        i ? "," : "", s->circ->id, s->set ? "true" : "false", tier_names[eng_srs_tier(s)],
         (unsigned long long)s->bytes, (unsigned long long)s->warm.len,
         (unsigned long long)cuzk_file_map_resident(&s->warm), s->refs,
         (unsigned long long)s->part_bytes, s->part_measured ? "true" : "false");

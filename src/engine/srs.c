@@ -92,11 +92,25 @@ static void gen_progress(void *ctx, const char *step, uint64_t done, uint64_t to
           (unsigned long long)total, total ? 100.0 * (double)done / (double)total : 100.0, rate);
 }
 
-/* unlocked: loads s's files into params/pvk (generating test parameters first if allowed);
- * *used is the base the files were found under. Stops at s->abandon: a generation then writes no
- * file, a decode returns nothing. */
+/* Whether a set whose .params file has `bytes` is read in place (docs/engine.md "Parameter sets
+ * read in place"): when decoding it would not fit the SRS budget, or half of physical memory
+ * without one. */
+static bool read_in_place(const cuzk_engine *e, uint64_t bytes) {
+  switch (e->cfg.read_in_place) {
+  case CUZK_IN_PLACE_ALWAYS: return true;
+  case CUZK_IN_PLACE_NEVER: return false;
+  case CUZK_IN_PLACE_AUTO: break;
+  }
+  uint64_t room = e->cfg.srs_budget ? e->cfg.srs_budget : e->phys_bytes / 2;
+  return bytes > room;
+}
+
+/* unlocked: loads s's files into params/pvk (generating test parameters first if allowed), or,
+ * with *in_place (decided here), only pvk: the backend then reads the bases from the file.
+ * *used is the base the files were found under. Stops at s->abandon: a generation then writes
+ * no file, a decode returns nothing. */
 static bool load(cuzk_engine *e, srs_set *s, cuzk_g16_params **params, cuzk_g16_pvk **pvk,
-                 const char **used, char *msg, size_t len) {
+                 const char **used, bool *in_place, char *msg, size_t len) {
   if (!s->base[0]) {
     snprintf(msg, len, "%s: parameter path too long", s->circ->id);
     return false;
@@ -127,18 +141,25 @@ static bool load(cuzk_engine *e, srs_set *s, cuzk_g16_params **params, cuzk_g16_
     }
   }
   *used = base;
+  char path[4200];
+  struct stat st;
+  snprintf(path, sizeof path, "%s.params", base);
+  *in_place = stat(path, &st) == 0 && read_in_place(e, (uint64_t)st.st_size);
+  if (*in_place) return cuzk_g16_pvk_load(base, pvk, msg, len) == CUZK_G16_OK;
   return cuzk_g16_params_load(base, e->pool, &s->abandon, params, pvk, msg, len) == CUZK_G16_OK;
 }
 
 /* unlocked: decodes a WARM set's mapping (consumed); false with *stale if the file changed since
  * it was mapped (the caller loads it afresh) */
 static bool load_warm(cuzk_engine *e, srs_set *s, cuzk_file_map *m, const char *base,
-                      cuzk_g16_params **params, bool *stale, char *msg, size_t len) {
+                      cuzk_g16_params **params, bool *stale, bool *in_place, char *msg,
+                      size_t len) {
   char path[4200];
   snprintf(path, sizeof path, "%s.params", base);
   *stale = !cuzk_file_map_current(m, path);
-  bool ok = !*stale &&
-            cuzk_g16_params_decode(m, path, e->pool, &s->abandon, params, msg, len) == CUZK_G16_OK;
+  *in_place = read_in_place(e, m->len); /* the backend then maps the file itself */
+  bool ok = !*stale && (*in_place || cuzk_g16_params_decode(m, path, e->pool, &s->abandon, params,
+                                                            msg, len) == CUZK_G16_OK);
   cuzk_file_map_close(m);
   if (*stale)
     eng_log(e, CUZK_LOG_WARN, NULL, "%s: %s changed since it was kept WARM: reading it again",
@@ -146,14 +167,26 @@ static bool load_warm(cuzk_engine *e, srs_set *s, cuzk_file_map *m, const char *
   return ok;
 }
 
+/* The .params file's size of an attached set: its key and vector lengths give it (the reader
+ * refuses trailing bytes), decoded or read in place alike. */
+static uint64_t set_file_bytes(const cuzk_g16_set *set) {
+  cuzk_g16_params p = {.vk = *set->vk,
+                       .n_h = set->n_h,
+                       .n_l = set->n_l,
+                       .n_a = set->n_a,
+                       .n_b1 = set->n_b1,
+                       .n_b2 = set->n_b2};
+  return cuzk_g16_params_size(&p);
+}
+
 /* What a .pce file must have been recorded for: SHA-256 over the circuit id, the verifying key's
  * bytes and the parameters' size — new parameters for a circuit make an old file stale. */
-static bool pce_tag(uint8_t tag[32], const srs_set *s, const cuzk_g16_params *params) {
-  size_t n = cuzk_g16_vk_size(&params->vk);
+static bool pce_tag(uint8_t tag[32], const srs_set *s, const cuzk_g16_set *set) {
+  size_t n = cuzk_g16_vk_size(set->vk);
   uint8_t *vk = malloc(n);
   if (!vk) return false;
-  cuzk_g16_vk_write(vk, &params->vk);
-  uint64_t size = cuzk_g16_params_size(params);
+  cuzk_g16_vk_write(vk, set->vk);
+  uint64_t size = set_file_bytes(set);
   cuzk_sha256_ctx c;
   cuzk_sha256_init(&c);
   cuzk_sha256_update(&c, s->circ->id, strlen(s->circ->id) + 1);
@@ -168,12 +201,12 @@ static bool pce_tag(uint8_t tag[32], const srs_set *s, const cuzk_g16_params *pa
  * parameters, else a RECORD-mode synthesis of the blank circuit, compacted, then written there
  * (docs/r1cs.md "Pre-compiled constraints", "The .pce file"). NULL with msg on failure; both the
  * reading and the recording stop at s->abandon (the file is written only once recorded whole). */
-static cuzk_pce *record_pce(cuzk_engine *e, srs_set *s, const cuzk_g16_params *params,
-                            const char *base, char *msg, size_t len) {
+static cuzk_pce *record_pce(cuzk_engine *e, srs_set *s, const cuzk_g16_set *set, const char *base,
+                            char *msg, size_t len) {
   double t0 = eng_now();
   char path[sizeof s->base + 8], why[512] = "";
   uint8_t tag[32];
-  bool file = e->cfg.pce_file && base && base[0] && pce_tag(tag, s, params) &&
+  bool file = e->cfg.pce_file && base && base[0] && pce_tag(tag, s, set) &&
               (size_t)snprintf(path, sizeof path, "%s.pce", base) < sizeof path;
   cuzk_pce *pce = NULL;
   if (file) {
@@ -210,11 +243,15 @@ static cuzk_pce *record_pce(cuzk_engine *e, srs_set *s, const cuzk_g16_params *p
   return pce;
 }
 
-/* unlocked: the decoded set attached to the prover's backend (the CPU one: docs/backends.md; the
- * attachment borrows params, detached before they are freed). NULL with msg on failure. */
-static cuzk_g16_set *attach(cuzk_engine *e, srs_set *s, const cuzk_g16_params *params, char *msg,
-                            size_t len) {
-  cuzk_g16_source src = {CUZK_G16_SOURCE_DECODED, params, NULL, NULL, false};
+/* unlocked: the set attached to the prover's backend (the CPU one: docs/backends.md): the decoded
+ * params (borrowed, detached before they are freed), or, without params, BASE.params read in
+ * place (the backend maps it and checks it once). NULL with msg on failure. */
+static cuzk_g16_set *attach(cuzk_engine *e, srs_set *s, const cuzk_g16_params *params,
+                            const char *base, char *msg, size_t len) {
+  char path[4200];
+  snprintf(path, sizeof path, "%s.params", base);
+  cuzk_g16_source src = {CUZK_G16_SOURCE_DECODED, params, NULL, NULL, false, false};
+  if (!params) src = (cuzk_g16_source){CUZK_G16_SOURCE_MAPPED, NULL, NULL, path, true, false};
   cuzk_g16_exec x = {e->pool, 0, &s->abandon};
   cuzk_g16_set *set = NULL;
   char why[256];
@@ -256,7 +293,7 @@ bool eng_srs_acquire(cuzk_engine *e, srs_set *s, eng_job *j, double *load_s, cha
     snprintf(msg, len, "%s: cancelled while its parameters loaded", s->circ->id);
     return false;
   }
-  if (s->params) {
+  if (s->set) {
     unwant(s, j);
     s->refs++;
     s->last_used = eng_now();
@@ -278,23 +315,24 @@ bool eng_srs_acquire(cuzk_engine *e, srs_set *s, eng_job *j, double *load_s, cha
   pthread_mutex_unlock(&e->mu);
 
   double t0 = eng_now();
-  cuzk_g16_params *params = NULL;
-  bool stale = false, from_warm = warm.data != NULL;
-  bool ok = from_warm && load_warm(e, s, &warm, used, &params, &stale, msg, len);
+  cuzk_g16_params *params = NULL; /* stays NULL for a set read in place */
+  bool stale = false, from_warm = warm.data != NULL, in_place = false;
+  bool ok = from_warm && load_warm(e, s, &warm, used, &params, &stale, &in_place, msg, len);
   if (from_warm && !ok) {
     cuzk_g16_pvk_free(pvk);
     pvk = NULL;
   }
-  if (!from_warm || stale) ok = load(e, s, &params, &pvk, &used, msg, len);
-  cuzk_pce *pce = NULL; /* recorded with every load: it lives and goes with the parameters */
-  if (ok && e->cfg.precompiled && !(pce = record_pce(e, s, params, used, msg, len))) {
+  if (!from_warm || stale) ok = load(e, s, &params, &pvk, &used, &in_place, msg, len);
+  cuzk_g16_set *set = NULL; /* the prover reaches the bases only through it */
+  if (ok && !(set = attach(e, s, params, used, msg, len))) {
     cuzk_g16_params_free(params);
     cuzk_g16_pvk_free(pvk);
     ok = false;
   }
-  cuzk_g16_set *set = NULL; /* the prover reaches the bases only through it */
-  if (ok && !(set = attach(e, s, params, msg, len))) {
-    cuzk_pce_free(pce);
+  cuzk_pce *pce = NULL; /* recorded with every load: it lives and goes with the parameters */
+  if (ok && e->cfg.precompiled && !(pce = record_pce(e, s, set, used, msg, len))) {
+    cuzk_g16_detach(set);
+    set = NULL;
     cuzk_g16_params_free(params);
     cuzk_g16_pvk_free(pvk);
     ok = false;
@@ -339,7 +377,10 @@ bool eng_srs_acquire(cuzk_engine *e, srs_set *s, eng_job *j, double *load_s, cha
     s->pvk = pvk;
     s->pce = pce;
     s->loaded_base = used;
-    s->bytes = cuzk_g16_params_size(params) + (pce ? cuzk_pce_bytes(pce) : 0);
+    /* what the set pins: a set read in place pins no bases (the page cache holds what the
+     * MSMs read, and gives it back under pressure) */
+    s->in_place = in_place;
+    s->bytes = (in_place ? 0 : cuzk_g16_params_size(params)) + (pce ? cuzk_pce_bytes(pce) : 0);
     e->srs_bytes += s->bytes;
     s->refs++;
     s->last_used = eng_now();
@@ -347,7 +388,9 @@ bool eng_srs_acquire(cuzk_engine *e, srs_set *s, eng_job *j, double *load_s, cha
     eng_stage(e, ST_SRS_LOAD, *load_s);
     eng_log(e, CUZK_LOG_INFO, NULL, "%s: loaded %.1f MiB in %.2f s%s", s->circ->id,
             (double)s->bytes / 1048576.0, *load_s,
-            from_warm && !stale ? " (from WARM: decoded from the mapped file)" : "");
+            in_place              ? " (read in place: the MSMs decode the bases from the file)"
+            : from_warm && !stale ? " (from WARM: decoded from the mapped file)"
+                                  : "");
     eng_srs_evict_over_budget(e);
   }
   pthread_cond_broadcast(&e->srs_cv);
@@ -356,7 +399,7 @@ bool eng_srs_acquire(cuzk_engine *e, srs_set *s, eng_job *j, double *load_s, cha
 }
 
 int eng_srs_tier(const srs_set *s) {
-  return s->params ? CUZK_SRS_HOT : s->warm.data ? CUZK_SRS_WARM : CUZK_SRS_COLD;
+  return s->set ? CUZK_SRS_HOT : s->warm.data ? CUZK_SRS_WARM : CUZK_SRS_COLD;
 }
 
 /* locked: WARM -> COLD */
@@ -438,7 +481,7 @@ void eng_srs_evict_over_budget(cuzk_engine *e) {
     srs_set *lru = NULL;
     for (unsigned i = 0; i < e->n_srs; i++) {
       srs_set *s = &e->srs[i];
-      if (s->params && !s->refs && !s->loading && (!lru || s->last_used < lru->last_used)) lru = s;
+      if (s->set && !s->refs && !s->loading && (!lru || s->last_used < lru->last_used)) lru = s;
     }
     if (!lru) return; /* everything loaded is in use */
     unload(e, lru);
@@ -448,7 +491,7 @@ void eng_srs_evict_over_budget(cuzk_engine *e) {
 void eng_srs_free_all(cuzk_engine *e) {
   e->warm_budget = 0; /* nothing goes WARM on the way out */
   for (unsigned i = 0; i < e->n_srs; i++) {
-    if (e->srs[i].params) unload(e, &e->srs[i]);
+    if (e->srs[i].set) unload(e, &e->srs[i]);
     if (e->srs[i].warm.data) cool(e, &e->srs[i]);
   }
 }
@@ -462,7 +505,7 @@ cuzk_engine_err cuzk_engine_preload(cuzk_engine *e, const char *circuit_id, bool
     return CUZK_ENGINE_ENOTFOUND;
   }
   pthread_mutex_lock(&e->mu);
-  bool was = s->params != NULL;
+  bool was = s->set != NULL;
   pthread_mutex_unlock(&e->mu);
   double t = 0;
   if (!eng_srs_acquire(e, s, NULL, &t, msg, len)) return CUZK_ENGINE_EIO;
@@ -480,7 +523,7 @@ cuzk_engine_err cuzk_engine_evict(cuzk_engine *e, const char *circuit_id, bool *
   srs_set *s = eng_srs_by_id(e, circuit_id);
   if (!s) return CUZK_ENGINE_ENOTFOUND;
   pthread_mutex_lock(&e->mu);
-  bool ok = s->params && !s->refs && !s->loading;
+  bool ok = s->set && !s->refs && !s->loading;
   uint64_t bytes = ok ? s->bytes : 0;
   if (ok)
     unload(e, s); /* HOT -> WARM or COLD */

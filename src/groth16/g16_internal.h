@@ -40,9 +40,10 @@ typedef struct {
   size_t n[5], off[5];
 } g16_in_place;
 
-/* Maps path and checks every point unless PATH.checked says this very file was checked
- * (*checked: whether it was checked now); msg names the file and the first bad point. */
-cuzk_g16_err g16_in_place_open(g16_in_place **out, const char *path, cuzk_pool *pool,
+/* Maps path and checks every point (in the subgroup too with subgroup) unless PATH.checked says
+ * this very file was checked so (*checked: whether it was checked now); msg names the file and
+ * the first bad point. */
+cuzk_g16_err g16_in_place_open(g16_in_place **out, const char *path, bool subgroup, cuzk_pool *pool,
                                const _Atomic int *cancel, bool *checked, char *msg, size_t len);
 void g16_in_place_free(g16_in_place *ip);
 

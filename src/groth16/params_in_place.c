@@ -3,9 +3,9 @@
  * A parameter set read in place (docs/groth16.md "Parameters read in place"): the .params file
  * stays mapped, its verifying key is decoded, and the MSMs decode each chunk of bases from the
  * mapping as they consume it (cuzk/msm.h's streamed MSMs). Every point of the file is checked
- * once — on the curve, not the identity, in the subgroup — and the file's identity is then
- * written beside it (PATH.checked), so that later loads of the same file skip the check and a
- * changed, replaced or truncated file is checked again.
+ * once — canonical, on the curve, not the identity, and in the subgroup when asked — and the
+ * file's identity is then written beside it (PATH.checked), so that later loads of the same file
+ * skip the check and a changed, replaced or truncated file is checked again.
  */
 #define _GNU_SOURCE /* MADV_* */
 #include <errno.h>
@@ -38,23 +38,28 @@ static void identity_digest(char hex[65], const cuzk_file_map *m) {
     snprintf(hex + 2 * i, 3, "%02x", d[i]);
 }
 
-/* The line PATH.checked holds for this mapping. */
+/* The file's identity as PATH.checked holds it, before the " subgroup=0|1" that ends the line. */
 static void identity_line(char *out, size_t len, const cuzk_file_map *m) {
   char hex[65];
   identity_digest(hex, m);
   snprintf(out, len,
            "cuzk-params-checked 1 size=%zu dev=%" PRIu64 " ino=%" PRIu64 " mtime_ns=%" PRIu64
-           " subgroup=1 sha256-head-tail=%s\n",
+           " sha256-head-tail=%s",
            m->len, m->dev, m->ino, m->mtime_ns, hex);
 }
 
-static bool already_checked(const char *mark, const char *line) {
-  char got[512] = "";
+/* PATH.checked names this very file, checked with the subgroup tests if they are wanted. */
+static bool already_checked(const char *mark, const char *line, bool subgroup) {
+  char got[600] = "", want[600];
   FILE *f = fopen(mark, "r");
   if (!f) return false;
-  bool ok = fgets(got, sizeof got, f) && strcmp(got, line) == 0;
+  bool ok = fgets(got, sizeof got, f) != NULL;
   fclose(f);
-  return ok;
+  for (int sg = subgroup; sg <= 1 && ok; sg++) {
+    snprintf(want, sizeof want, "%s subgroup=%d\n", line, sg);
+    if (!strcmp(got, want)) return true;
+  }
+  return false;
 }
 
 /* Written to a temporary name and renamed; a directory we cannot write only means the next
@@ -69,7 +74,7 @@ static void write_mark(const char *mark, const char *line) {
   if (!ok || rename(tmp, mark) != 0) unlink(tmp);
 }
 
-cuzk_g16_err g16_in_place_open(g16_in_place **out, const char *path, cuzk_pool *pool,
+cuzk_g16_err g16_in_place_open(g16_in_place **out, const char *path, bool subgroup, cuzk_pool *pool,
                                const _Atomic int *cancel, bool *checked, char *msg, size_t len) {
   *out = NULL;
   if (checked) *checked = false;
@@ -80,11 +85,11 @@ cuzk_g16_err g16_in_place_open(g16_in_place **out, const char *path, cuzk_pool *
     free(ip);
     return fail(msg, len, CUZK_G16_EIO, "%s: %s", path, strerror(err));
   }
-  char mark[4200], line[512];
+  char mark[4200], line[400];
   bool have_mark = (size_t)snprintf(mark, sizeof mark, "%s.checked", path) < sizeof mark;
   identity_line(line, sizeof line, &ip->map);
-  bool trusted = have_mark && ip->map.len && already_checked(mark, line);
-  cuzk_g16_read_opts o = {.check_subgroup = true, .pool = pool, .cancel = cancel};
+  bool trusted = have_mark && ip->map.len && already_checked(mark, line, subgroup);
+  cuzk_g16_read_opts o = {.check_subgroup = subgroup, .pool = pool, .cancel = cancel};
   cuzk_g16_read_error re = {0, NULL, 0};
   cuzk_g16_err e = ip->map.data ? g16_params_locate(ip->map.data, ip->map.len, &o, !trusted,
                                                     &ip->vk, ip->n, ip->off, &re)
@@ -101,7 +106,9 @@ cuzk_g16_err g16_in_place_open(g16_in_place **out, const char *path, cuzk_pool *
     return e;
   }
   if (!trusted) {
-    if (have_mark) write_mark(mark, line);
+    char full[600];
+    snprintf(full, sizeof full, "%s subgroup=%d\n", line, subgroup ? 1 : 0);
+    if (have_mark) write_mark(mark, full);
     if (checked) *checked = true;
   }
   /* read front to back by each MSM; the streamed MSMs ask for each next chunk ahead */

@@ -46,6 +46,7 @@ const char cuzk_config_default_toml[] = "# cuzk built-in configuration (used whe
                                         "generate_test_params = false\n"
                                         "test_params_dir = \"\"\n"
                                         "test_deterministic_seed = 0\n"
+                                        "read_in_place = \"auto\"\n"
                                         "\n"
                                         "[memory]\n"
                                         "total_budget = \"auto\"\n"
@@ -425,6 +426,12 @@ static bool set_policy(const keydef *d, loader *L, const char *key, const cuzk_t
   return true;
 }
 
+/* srs.read_in_place: "auto", "always", "never" (cuzk_engine_in_place's order) */
+static bool set_in_place(const keydef *d, loader *L, const char *key, const cuzk_toml_value *v) {
+  static const char *const words[] = {"auto", "always", "never", NULL};
+  return set_word(L, key, v, words, FIELD(int));
+}
+
 /* synthesis.mode: "pce" (pre-compiled constraints, the default) or "prove" (PROVE mode) */
 static bool set_synthesis(const keydef *d, loader *L, const char *key, const cuzk_toml_value *v) {
   static const char *const words[] = {"pce", "prove", NULL};
@@ -637,6 +644,7 @@ static const keydef keys[] = {
     {"srs", "generate_test_params", set_bool, OFF(generate_test_params), 0, 0},
     {"srs", "test_params_dir", set_path, OFF(test_params_dir), 0, 0},
     {"srs", "test_deterministic_seed", set_u64, OFF(test_deterministic_seed), 0, INT64_MAX},
+    {"srs", "read_in_place", set_in_place, OFF(read_in_place), 0, 0},
     {"memory", "total_budget", set_budget, OFF(total_budget), 0, UINT64_MAX},
     {"memory", "safety_margin", set_size, OFF(safety_margin), 0, UINT64_MAX},
     {"memory", "srs_budget", set_budget, OFF(srs_budget), 0, UINT64_MAX},

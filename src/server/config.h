@@ -78,6 +78,7 @@ typedef struct {
   /* [synthesis] */
   unsigned threads;          /* worker pool size; 0 = all CPUs */
   bool synthesis_prove_mode; /* synthesis.mode = "prove": no pre-compiled constraints */
+  int read_in_place;         /* srs.read_in_place: cuzk_engine_in_place */
   bool pce_file;             /* synthesis.pce_file: the recorded matrices kept beside the params */
   /* [pipeline] */
   unsigned synthesis_workers; /* 0 = auto (from partition_budget) */

@@ -80,6 +80,7 @@ static void engine_config(cuzk_engine_config *ec, const cuzk_daemon *d) {
   cuzk_engine_config_default(ec);
   ec->threads = cfg->threads;
   ec->precompiled = !cfg->synthesis_prove_mode;
+  ec->read_in_place = (cuzk_engine_in_place)cfg->read_in_place;
   ec->pce_file = cfg->pce_file;
   ec->synthesis_workers = cfg->synthesis_workers ? cfg->synthesis_workers : 1;
   ec->prove_workers = cfg->prove_workers ? cfg->prove_workers : 1;

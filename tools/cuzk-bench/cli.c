@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -92,6 +93,7 @@ static const cli_opt opts[O_END] = {
     FLAG(O_DIGEST, NULL, "--digest"),
     VALUE(O_DETERMINISTIC, NULL, "--deterministic"),
     FLAG(O_QUIET, "-q", "--quiet"),
+    FLAG(O_IN_PLACE, NULL, "--in-place"),
 };
 
 /* The id among ids whose spelling k is, *inline_val the value of "--long=V" (else NULL);
@@ -395,6 +397,7 @@ int cli_prove_arg(cli_prove_args *pa, int id, const char *v) {
     pa->threads = (unsigned)x;
     return 1;
   case O_QUIET: cli_quiet = true; return 1;
+  case O_IN_PLACE: pa->in_place = true; return 1;
   default: return 0;
   }
 }
@@ -411,7 +414,19 @@ int cli_load_params(cli_prover *pr, const char *cmd, const char *base, const cli
             "the same r, s on two witnesses of one circuit reveal them\n",
             cmd, (unsigned long long)pa->seed);
   double t0 = cli_now_s();
-  if (cuzk_g16_params_load(base, pr->pool, NULL, &pr->params, &pr->pvk, msg, sizeof msg))
+  char path[4200];
+  snprintf(path, sizeof path, "%s.params", base);
+  cuzk_g16_source src = {CUZK_G16_SOURCE_DECODED, NULL, NULL, NULL, false, false};
+  if (pa->in_place) { /* the key only; the backend maps the file and checks it once */
+    if (cuzk_g16_pvk_load(base, &pr->pvk, msg, sizeof msg)) return cli_fail(1, "%s: %s", cmd, msg);
+    src = (cuzk_g16_source){CUZK_G16_SOURCE_MAPPED, NULL, NULL, path, true, false};
+  } else {
+    if (cuzk_g16_params_load(base, pr->pool, NULL, &pr->params, &pr->pvk, msg, sizeof msg))
+      return cli_fail(1, "%s: %s", cmd, msg);
+    src.params = pr->params;
+  }
+  cuzk_g16_exec x = {pr->pool, 0, NULL};
+  if (cuzk_g16_attach(&pr->set, NULL, &src, &x, msg, sizeof msg))
     return cli_fail(1, "%s: %s", cmd, msg);
   pr->load_s = cli_now_s() - t0;
   if (!(pr->progress = calloc(1, sizeof *pr->progress))) return cli_fail(1, "out of memory");
@@ -420,6 +435,22 @@ int cli_load_params(cli_prover *pr, const char *cmd, const char *base, const cli
 }
 
 void cli_prover_parts(cli_prover *pr, unsigned parts) { pr->progress->parts = parts; }
+
+/* The process's peak resident memory and the bytes it has read from storage so far (the page
+ * cache's misses: /proc/self/io read_bytes), after a partition: what a proof at production size
+ * needs of the machine. */
+static void cli_print_resources(unsigned label) {
+  struct rusage ru;
+  double peak = getrusage(RUSAGE_SELF, &ru) == 0 ? (double)ru.ru_maxrss / 1048576.0 : 0;
+  unsigned long long rb = 0, v;
+  char key[64];
+  FILE *f = fopen("/proc/self/io", "r");
+  while (f && fscanf(f, "%63s %llu", key, &v) == 2)
+    if (!strcmp(key, "read_bytes:")) rb = v;
+  if (f) fclose(f);
+  printf("partition %u: peak RSS %.2f GiB, read from storage %.2f GiB (the process so far)\n",
+         label, peak, (double)rb / 1073741824.0);
+}
 
 /* partition part's stage on the progress line (ended before the timings line on stdout) */
 static void prove_progress(const cli_prover *pr, unsigned label, const char *stage) {
@@ -432,6 +463,7 @@ static void prove_progress(const cli_prover *pr, unsigned label, const char *sta
 void cli_prover_free(cli_prover *pr) {
   if (pr->progress) cli_progress_end(&pr->progress->bar);
   free(pr->progress);
+  cuzk_g16_detach(pr->set);
   cuzk_g16_pvk_free(pr->pvk);
   cuzk_g16_params_free(pr->params);
   cuzk_pool_destroy(pr->pool);
@@ -491,8 +523,8 @@ int cli_prove_partition(cuzk_g16_proof *proof, const cli_prover *pr, const cuzk_
     po.s = &s;
   }
   prove_progress(pr, label, "proving");
-  cuzk_g16_err e = pce ? cuzk_g16_prove_pce(proof, &cs, 1, pce, pr->params, &po, &t)
-                       : cuzk_g16_prove(proof, &cs, 1, pr->params, &po, &t);
+  cuzk_g16_err e = pce ? cuzk_g16_prove_pce_set(proof, &cs, 1, pce, pr->set, &po, &t)
+                       : cuzk_g16_prove_set(proof, &cs, 1, pr->set, &po, &t);
   cuzk_cs_destroy(cs);
   cli_progress_end(&pr->progress->bar);
   if (e) return cli_fail(1, "prove: partition %u: %s", label, cuzk_g16_strerror(e));
@@ -500,6 +532,7 @@ int cli_prove_partition(cuzk_g16_proof *proof, const cli_prover *pr, const cuzk_
          "total %.2f s\n",
          label, synth, t.h_s, t.msm_h_s, t.msm_l_s, t.msm_a_s, t.msm_b1_s, t.msm_b2_s,
          synth + t.total_s);
+  cli_print_resources(label);
   fflush(stdout); /* before the progress line on stderr */
   pr->progress->done++;
   prove_progress(pr, label, "proven");

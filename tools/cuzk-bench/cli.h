@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cuzk/g16_backend.h"
 #include "cuzk/groth16.h"
 #include "cuzk/kinds.h"
 #include "cuzk/pool.h"
@@ -129,8 +130,9 @@ enum {
   O_SYNTHESIS,
   O_DIGEST,
   O_DETERMINISTIC,
-  O_QUIET, /* -q/--quiet: no progress line (progress.h) */
-  O_END    /* one past the last id */
+  O_QUIET,    /* -q/--quiet: no progress line (progress.h) */
+  O_IN_PLACE, /* prove --in-place */
+  O_END       /* one past the last id */
 };
 
 /* The option parser of every command. A command lists the ids it takes, 0-terminated, e.g.
@@ -199,7 +201,8 @@ typedef struct {
 } cli_prove_progress;
 typedef struct {
   cuzk_pool *pool;
-  cuzk_g16_params *params;
+  cuzk_g16_params *params; /* NULL when read in place */
+  cuzk_g16_set *set;       /* params attached, or the file read in place */
   cuzk_g16_pvk *pvk;
   double load_s;
   bool deterministic;
@@ -209,9 +212,10 @@ typedef struct {
 /* prove's own options, shared by its forms: --synthesis pce|prove (pre-compiled constraints,
  * the default as in the daemon: docs/r1cs.md "Pre-compiled constraints"; or PROVE mode, for A/B),
  * --deterministic SEED (cuzk_g16_seeded_rs; cli_load_params prints the warning), --threads N (the
- * pool; 0 = all CPUs). */
+ * pool; 0 = all CPUs), --in-place (the bases read from the mapped .params file by each MSM
+ * instead of decoded at load: docs/groth16.md "Parameters read in place"). */
 typedef struct {
-  bool pce, deterministic;
+  bool pce, deterministic, in_place;
   uint64_t seed;
   unsigned threads;
 } cli_prove_args;
@@ -219,7 +223,7 @@ void cli_prove_args_default(cli_prove_args *pa);
 /* Option id with value v into pa if it is one of prove's own (or -q/--quiet, which sets
  * cli_quiet): 1 taken, 0 not one of them, -1 a bad value (message printed; exit code 2). */
 int cli_prove_arg(cli_prove_args *pa, int id, const char *v);
-#define CLI_PROVE_OPTS O_SYNTHESIS, O_DETERMINISTIC, O_THREADS, O_QUIET
+#define CLI_PROVE_OPTS O_SYNTHESIS, O_DETERMINISTIC, O_THREADS, O_QUIET, O_IN_PLACE
 /* -1 on success, else the exit code after a message naming cmd. Prints the deterministic
  * warning. */
 int cli_load_params(cli_prover *pr, const char *cmd, const char *base, const cli_prove_args *pa);

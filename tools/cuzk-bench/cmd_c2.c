@@ -129,7 +129,7 @@ int cmd_prove(int argc, char **argv) {
   static const char usage[] =
       "usage: cuzk-bench prove --c1 FILE --param-cache DIR [--partition N]\n"
       "                        [--miner-id N --sector-num N] [--synthesis pce|prove]\n"
-      "                        [--deterministic SEED] [--threads N] [-q] -o PROOF\n"
+      "                        [--deterministic SEED] [--threads N] [--in-place] [-q] -o PROOF\n"
       "Proves the PoRep C2 of a C1 output: 192 bytes per partition, in partition order.\n"
       "Like seal_commit_phase2 it checks the C1 first (with --miner-id/--sector-num also its\n"
       "replica_id) and verifies every proof before writing it.\n"
@@ -138,7 +138,11 @@ int cmd_prove(int argc, char **argv) {
       "  --deterministic SEED  r and s from SEED: the same bytes on every run and thread count.\n"
       "               NOT FOR PRODUCTION: one r, s on two witnesses of a circuit reveals them\n"
       "  --threads N  the worker pool (default: all CPUs)\n"
-      "  -q, --quiet  no progress line on stderr (partition k of n and its stage)\n";
+      "  --in-place   read the MSM bases from the mapped .params file, a chunk at a time, instead\n"
+      "               of decoding it at load (parameters larger than memory: 32 GiB sets)\n"
+      "  -q, --quiet  no progress line on stderr (partition k of n and its stage)\n"
+      "After each partition: its stage times, then the process's peak RSS and the bytes it read\n"
+      "from storage so far.\n";
   c2_args a;
   int rc = parse(&a, argc, argv, usage, cli_post_prove_usage, NULL);
   if (rc >= 0) return rc;

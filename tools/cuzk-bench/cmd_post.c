@@ -44,7 +44,7 @@ const char cli_post_setup_usage[] =
 
 const char cli_post_prove_usage[] =
     "       cuzk-bench prove --request FILE --param-cache DIR [--synthesis pce|prove]\n"
-    "                        [--deterministic SEED] [--threads N] [-q] -o PROOF\n"
+    "                        [--deterministic SEED] [--threads N] [--in-place] [-q] -o PROOF\n"
     "With --request (a PoSt request, see 'gen-vanilla --help'): checks it as cuzk does before\n"
     "proving (kind, sizes, randomness, every vanilla proof natively; a refused request writes\n"
     "nothing), proves its one partition, verifies the proof and writes its 192 bytes.\n";
