@@ -45,7 +45,7 @@ static void test_defaults(void) {
   CHECK(c.safety_margin == 5 * GIB);
   CHECK(c.eviction_min_idle_ms == 300000 && c.idle_release_ms == 30000);
   CHECK(c.max_batch_size == 1 && c.max_batch_wait_ms == 10000);
-  CHECK(c.threads == 0 && !c.synthesis_prove_mode);
+  CHECK(c.threads == 0 && !c.synthesis_prove_mode && c.read_in_place == CUZK_IN_PLACE_AUTO);
   CHECK(c.synthesis_workers == 0 && c.prove_workers == 1 && c.queue_depth == 2);
   CHECK(c.log_level == CUZK_CFG_INFO && c.log_format == CUZK_LOG_TEXT);
 
@@ -71,6 +71,7 @@ static const char full[] = "[daemon]\n"
                            "generate_test_params = true\n"
                            "test_params_dir = \"/tmp/gen\"\n"
                            "test_deterministic_seed = 42\n"
+                           "read_in_place = \"always\"\n"
                            "[memory]\n"
                            "total_budget = \"256GiB\"\n"
                            "safety_margin = \"512MiB\"\n"
@@ -117,6 +118,7 @@ static void test_full_file(void) {
   CHECK(c.generate_test_params);
   CHECK(strcmp(c.test_params_dir, "/tmp/gen") == 0);
   CHECK(c.test_deterministic_seed == 42);
+  CHECK(c.read_in_place == CUZK_IN_PLACE_ALWAYS);
   CHECK(c.total_budget == 256 * GIB && c.safety_margin == 512 * MIB);
   CHECK(c.srs_budget == 100 * GIB && c.partition_budget == UINT64_C(100000000000));
   CHECK(c.warm_budget == 0); /* "0": no WARM tier (unlike the other budgets, 0 is allowed) */
@@ -159,6 +161,9 @@ static void test_errors(void) {
   expect_fail("[daemon]\nshutdown = \"later\"\n",
               "test.toml: daemon.shutdown: expected one of \"cancel\", \"finish\", got \"later\" "
               "(line 2)");
+  expect_fail("[srs]\nread_in_place = \"sometimes\"\n",
+              "test.toml: srs.read_in_place: expected one of \"auto\", \"always\", \"never\", got "
+              "\"sometimes\" (line 2)");
   expect_fail("[logging]\nlevel = \"verbose\"\n",
               "test.toml: logging.level: expected one of \"trace\", \"debug\", \"info\", "
               "\"warn\", \"error\", got \"verbose\" (line 2)");
@@ -628,7 +633,7 @@ static void test_example(const char *path) {
     keys += line[0] != '[';
   }
   fclose(f);
-  CHECK(keys == 37);
+  CHECK(keys == 38);
 }
 
 /* Every integer key at its bounds: min and max are accepted and stored, min - 1 and max + 1 are
