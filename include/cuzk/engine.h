@@ -143,6 +143,10 @@ typedef struct {
    * trusted otherwise: a missing, stale or corrupt file is recorded again and rewritten. On by
    * default; a parameter directory that cannot be written only costs the recording. */
   bool pce_file;
+  /* Accept synthetic inputs (the C1 of a synthetic sector, synthetic PoSt replicas, synthetic
+   * SnapDeals updates: docs/porep.md "Synthetic sectors"); off by default: refused at prepare
+   * with a message naming the setting (cuzk_kind_request.allow_synthetic). */
+  bool allow_synthetic;
   bool verify_proofs; /* check every PoRep proof before answering (seal_commit_phase2's
                          verify_seal); on by default */
   /* Nonzero: r and s of every partition proven with TEST parameters come from this seed and the
