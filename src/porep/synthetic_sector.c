@@ -3,7 +3,7 @@
  * The C1 of a synthetic sector of any size (cuzk/c1.h cuzk_c1_new_synthetic_sector, docs/porep.md
  * "Synthetic sectors"): a CC sector (all-zero data) whose labels are real only where a proof looks.
  * Every challenged node's L labels are computed with the real labeling function
- * (cuzk_sdr_label) from its 14 parents' labels; a parent that is not itself challenged gets
+ * (cuzk_sdr_label) from its 14 parents' labels, layer by layer; a parent that is not itself challenged gets
  * made-up labels (a hash of replica_id, node and layer). The replica node is key + data as
  * sealing makes it. tree_d, tree_c and tree_r_last are sparse trees (porep/sparse_tree.h) whose
  * untouched leaves are zero: tree_d is all zero (comm_d is the CC sector's), tree_c holds the
@@ -79,26 +79,26 @@ static void label_parents(const syn *s, uint8_t (*out)[32], unsigned l, uint64_t
   }
 }
 
-/* The labels of every node the proofs show: challenged nodes in ascending order (a node's
- * parents come before it), computed from their parents; the others made up. */
+/* The labels of every node the proofs show: the others made up, the challenged ones computed
+ * layer by layer (expander parents, any node, read the layer below) and in each layer in
+ * ascending order (base parents come before their node). */
 static void label_nodes(syn *s) {
   for (size_t i = 0; i < s->n; i++)
     if (!s->nodes[i].challenged)
       for (unsigned l = 1; l <= s->L; l++)
         made_up(s->nodes[i].labels[l - 1], s->replica_id, s->nodes[i].node, l);
-  for (size_t i = 0; i < s->n; i++) {
-    syn_node *v = &s->nodes[i];
-    if (!v->challenged) continue;
-    for (unsigned l = 1; l <= s->L; l++) {
+  uint32_t idx[CUZK_SDR_DEGREE];
+  for (unsigned j = 0; j < CUZK_SDR_DEGREE; j++)
+    idx[j] = j;
+  for (unsigned l = 1; l <= s->L; l++)
+    for (size_t i = 0; i < s->n; i++) {
+      syn_node *v = &s->nodes[i];
+      if (!v->challenged) continue;
       uint8_t par[37][32];
-      uint32_t idx[CUZK_SDR_DEGREE];
-      for (unsigned j = 0; j < CUZK_SDR_DEGREE; j++)
-        idx[j] = j;
       if (v->node) label_parents(s, par, l, v->node);
       /* cuzk_sdr_label reads parents through idx from one array: the first deg of the 37 */
       cuzk_sdr_label(v->labels[l - 1], s->replica_id, l, v->node, idx, &par[0][0], &par[0][0]);
     }
-  }
 }
 
 /* The challenged nodes of every partition and their parents, sorted, each once. */
