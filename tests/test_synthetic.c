@@ -87,12 +87,12 @@ static void check_poseidon_shape(uint64_t n, unsigned base_trees, unsigned sub, 
 }
 
 static void test_sparse_trees(void) {
-  check_poseidon_shape(64, 1, 0, 0, 1, 0);    /* 2 KiB, all default */
-  check_poseidon_shape(64, 1, 0, 0, 1, 5);    /* 2 KiB, set leaves */
-  check_poseidon_shape(64, 1, 0, 0, 2, 3);    /* 2 KiB, SnapDeals' two rho regions */
-  check_poseidon_shape(4096, 1, 0, 0, 16, 9); /* regions smaller than a level's span */
-  check_poseidon_shape(128, 2, 2, 0, 4, 4);   /* Sub (arity 2) */
-  check_poseidon_shape(512, 8, 8, 0, 8, 6);   /* Sub (arity 8), the 32 GiB shape */
+  check_poseidon_shape(64, 1, 0, 0, 1, 0);     /* 2 KiB, all default */
+  check_poseidon_shape(64, 1, 0, 0, 1, 5);     /* 2 KiB, set leaves */
+  check_poseidon_shape(64, 1, 0, 0, 2, 3);     /* 2 KiB, SnapDeals' two rho regions */
+  check_poseidon_shape(4096, 1, 0, 0, 16, 9);  /* regions smaller than a level's span */
+  check_poseidon_shape(128, 2, 2, 0, 4, 4);    /* Sub (arity 2) */
+  check_poseidon_shape(512, 8, 8, 0, 8, 6);    /* Sub (arity 8), the 32 GiB shape */
   check_poseidon_shape(1024, 16, 8, 2, 32, 7); /* Top, the 64 GiB shape */
   /* tree_d: binary SHA-256 over the same leaves as cuzk_porep_tree_d_build */
   const uint64_t n = 256;
@@ -128,7 +128,8 @@ static void test_sparse_trees(void) {
   free(td);
 }
 
-/* ---- the PoRep C1 ----------------------------------------------------------------------------- */
+/* ---- the PoRep C1 -----------------------------------------------------------------------------
+ */
 static cuzk_c1 *synthetic_c1(unsigned proof_id) {
   uint8_t prover_id[32], ticket[32], seed[32];
   cuzk_porep_prover_id(prover_id, MINER);
@@ -150,12 +151,12 @@ static cuzk_porep_err c2_checks(const cuzk_c1 *c1, char *msg, size_t len) {
   return e ? e : cuzk_c2_check(&ctx, &sec, msg, len);
 }
 
-#define EXPECT_REFUSED(c1, needle)                                                                 \
-  do {                                                                                             \
-    char m_[512];                                                                                  \
-    cuzk_porep_err e_ = c2_checks(c1, m_, sizeof m_);                                              \
-    CHECK_MSG(e_ != CUZK_POREP_OK && strstr(m_, needle), "expected '%s', got %d '%s'", needle,    \
-              (int)e_, m_);                                                                        \
+#define EXPECT_REFUSED(c1, needle)                                                             \
+  do {                                                                                         \
+    char m_[512];                                                                              \
+    cuzk_porep_err e_ = c2_checks(c1, m_, sizeof m_);                                          \
+    CHECK_MSG(e_ != CUZK_POREP_OK && strstr(m_, needle), "expected '%s', got %d '%s'", needle, \
+              (int)e_, m_);                                                                    \
   } while (0)
 
 /* Checks pass at 2 KiB, 8 MiB, 32 GiB; the marker survives JSON; real C1s are unmarked. */
@@ -196,12 +197,12 @@ static void test_c1_tampered(void) {
   if (!c1) return;
   cuzk_c1_challenge_proof *cp = &c1->vanilla_proofs.v[0].v[1];
   uint8_t keep[32];
-#define TAMPER(field, needle)                                                                      \
-  do {                                                                                             \
-    memcpy(keep, field, 32);                                                                       \
-    (field)[0] ^= 1;                                                                               \
-    EXPECT_REFUSED(c1, needle);                                                                    \
-    memcpy(field, keep, 32);                                                                       \
+#define TAMPER(field, needle)   \
+  do {                          \
+    memcpy(keep, field, 32);    \
+    (field)[0] ^= 1;            \
+    EXPECT_REFUSED(c1, needle); \
+    memcpy(field, keep, 32);    \
   } while (0)
   /* a label of the challenged node (its column's row) */
   TAMPER(cp->replica_column_proofs.c_x.rows.v[1], "challenge 1 (node");
@@ -222,7 +223,8 @@ static void test_c1_tampered(void) {
   cuzk_c1_free(c1);
 }
 
-/* ---- SnapDeals --------------------------------------------------------------------------------- */
+/* ---- SnapDeals ---------------------------------------------------------------------------------
+ */
 typedef struct {
   const cuzk_snap_proof *p;
   cuzk_snap_partition_proof parts[CUZK_SNAP_MAX_PARTITIONS];
@@ -257,9 +259,9 @@ static void snap_free(snap_update *u) {
 
 static cuzk_snap_err snap_check(const snap_update *u, char *msg, size_t len) {
   cuzk_snap_request rq;
-  cuzk_snap_err e = cuzk_snap_request_init(&rq, u->p, u->comm_r_old, u->comm_d_new, u->comm_r_new,
-                                           (const uint8_t *const *)u->bytes, u->lens,
-                                           u->p->partitions, msg, len);
+  cuzk_snap_err e =
+      cuzk_snap_request_init(&rq, u->p, u->comm_r_old, u->comm_d_new, u->comm_r_new,
+                             (const uint8_t *const *)u->bytes, u->lens, u->p->partitions, msg, len);
   if (!e) cuzk_snap_request_free(&rq);
   return e;
 }

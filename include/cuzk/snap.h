@@ -176,10 +176,10 @@ cuzk_snap_err cuzk_snap_vanilla_generate(cuzk_snap_partition_proof *out, const c
  * with cuzk_snap_partition_free) that pass cuzk_snap_request_init and whose proofs verify
  * against the returned commitments; no stored data stands behind them.
  */
-cuzk_snap_err cuzk_snap_synthetic_update(cuzk_snap_partition_proof *parts,
-                                         uint8_t comm_r_old[32], uint8_t comm_d_new[32],
-                                         uint8_t comm_r_new[32], const cuzk_snap_proof *p,
-                                         uint64_t sector_id, char *msg, size_t msg_len);
+cuzk_snap_err cuzk_snap_synthetic_update(cuzk_snap_partition_proof *parts, uint8_t comm_r_old[32],
+                                         uint8_t comm_d_new[32], uint8_t comm_r_new[32],
+                                         const cuzk_snap_proof *p, uint64_t sector_id, char *msg,
+                                         size_t msg_len);
 /* The marker: trunc254(SHA-256("cuzk synthetic sector comm_c (SnapDeals)" ‖ comm_r_last_old)). */
 void cuzk_snap_synthetic_comm_c(uint8_t out[32], const uint8_t comm_r_last_old[32]);
 /* Whether a partition proof is of a synthetic sector: its comm_c is the marker of its TreeR old

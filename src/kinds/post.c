@@ -78,8 +78,9 @@ static cuzk_kinds_err prepare(cuzk_kind_prepared *out, const cuzk_kind_request *
   for (size_t i = 0; i < rq->n_sectors && !r->allow_synthetic; i++)
     if (cuzk_post_sector_is_synthetic(&rq->sectors[i])) {
       char what[96];
-      snprintf(what, sizeof what, "vanilla_proofs[%zu] (sector %llu): comm_c is the synthetic marker",
-               i, (unsigned long long)rq->sectors[i].sector_id);
+      snprintf(what, sizeof what,
+               "vanilla_proofs[%zu] (sector %llu): comm_c is the synthetic marker", i,
+               (unsigned long long)rq->sectors[i].sector_id);
       free_work(rq);
       return kind_refuse_synthetic(what, msg, len);
     }

@@ -28,9 +28,9 @@ typedef struct {
 } cuzk_sparse_node;
 
 typedef struct {
-  bool sha;           /* tree_d: binary SHA-256; else Poseidon */
-  uint64_t leaves;    /* N, a power of two */
-  unsigned levels;    /* hash levels (the root is at level `levels`) */
+  bool sha;        /* tree_d: binary SHA-256; else Poseidon */
+  uint64_t leaves; /* N, a power of two */
+  unsigned levels; /* hash levels (the root is at level `levels`) */
   unsigned arity[CUZK_SPARSE_MAX_LEVELS];
   uint64_t span[CUZK_SPARSE_MAX_LEVELS + 1]; /* leaves under one node of the level */
   uint64_t region;                           /* leaves per region (N / regions) */

@@ -3,10 +3,10 @@
  * The C1 of a synthetic sector of any size (cuzk/c1.h cuzk_c1_new_synthetic_sector, docs/porep.md
  * "Synthetic sectors"): a CC sector (all-zero data) whose labels are real only where a proof looks.
  * Every challenged node's L labels are computed with the real labeling function
- * (cuzk_sdr_label) from its 14 parents' labels, layer by layer; a parent that is not itself challenged gets
- * made-up labels (a hash of replica_id, node and layer). The replica node is key + data as
- * sealing makes it. tree_d, tree_c and tree_r_last are sparse trees (porep/sparse_tree.h) whose
- * untouched leaves are zero: tree_d is all zero (comm_d is the CC sector's), tree_c holds the
+ * (cuzk_sdr_label) from its 14 parents' labels, layer by layer; a parent that is not itself
+ * challenged gets made-up labels (a hash of replica_id, node and layer). The replica node is key +
+ * data as sealing makes it. tree_d, tree_c and tree_r_last are sparse trees (porep/sparse_tree.h)
+ * whose untouched leaves are zero: tree_d is all zero (comm_d is the CC sector's), tree_c holds the
  * column hashes of the challenged nodes and their parents, tree_r_last the challenged replica
  * nodes. Every relation C2 checks then holds — paths hash to comm_c, comm_r_last and comm_d,
  * comm_r = H(comm_c, comm_r_last), the labels are their parents', the encoding — while almost the
@@ -103,7 +103,8 @@ static void label_nodes(syn *s) {
 
 /* The challenged nodes of every partition and their parents, sorted, each once. */
 static cuzk_porep_err collect(syn *s, const uint8_t seed[32], uint64_t **xs_out) {
-  unsigned parts = cuzk_seal_proof_partitions(s->p), c = cuzk_seal_proof_challenges_per_partition(s->p);
+  unsigned parts = cuzk_seal_proof_partitions(s->p),
+           c = cuzk_seal_proof_challenges_per_partition(s->p);
   uint64_t *xs = malloc((size_t)parts * c * sizeof *xs);
   size_t cap = (size_t)parts * c * (1 + CUZK_SDR_DEGREE);
   s->nodes = malloc(cap * sizeof *s->nodes);
@@ -113,8 +114,8 @@ static cuzk_porep_err collect(syn *s, const uint8_t seed[32], uint64_t **xs_out)
   }
   uint8_t no_comm_r[32] = {0}; /* interactive challenges do not read it */
   for (unsigned k = 0; k < parts; k++) {
-    cuzk_porep_err e = cuzk_porep_challenges(xs + (size_t)k * c, s->p, s->replica_id, seed,
-                                             no_comm_r, k);
+    cuzk_porep_err e =
+        cuzk_porep_challenges(xs + (size_t)k * c, s->p, s->replica_id, seed, no_comm_r, k);
     if (e) {
       free(xs);
       return e;

@@ -61,10 +61,10 @@ static void open_d(cuzk_snap_path_d *o, const cuzk_sparse_tree *t, uint64_t c) {
     o->index[l] = (uint8_t)pos[l];
 }
 
-cuzk_snap_err cuzk_snap_synthetic_update(cuzk_snap_partition_proof *parts,
-                                         uint8_t comm_r_old[32], uint8_t comm_d_new[32],
-                                         uint8_t comm_r_new[32], const cuzk_snap_proof *p,
-                                         uint64_t sector_id, char *msg, size_t len) {
+cuzk_snap_err cuzk_snap_synthetic_update(cuzk_snap_partition_proof *parts, uint8_t comm_r_old[32],
+                                         uint8_t comm_d_new[32], uint8_t comm_r_new[32],
+                                         const cuzk_snap_proof *p, uint64_t sector_id, char *msg,
+                                         size_t len) {
   if (!parts || !comm_r_old || !comm_d_new || !comm_r_new || !p)
     return cuzk_snap_fail(msg, len, CUZK_SNAP_EINVAL, "synthetic update: NULL argument");
   memset(parts, 0, p->partitions * sizeof *parts);
@@ -79,8 +79,8 @@ cuzk_snap_err cuzk_snap_synthetic_update(cuzk_snap_partition_proof *parts,
   value(key[0], "cuzk synthetic sector key", sector_id);
   value(data[0], "cuzk synthetic sector data", sector_id);
   if (!fresh || !cuzk_sparse_init_sector(&r_old, si, key, 1) ||
-      !cuzk_sparse_init(&d_new, true, si->nodes, 0, 0, 0, data, 1) ||
-      !cuzk_sparse_build(&r_old) || !cuzk_sparse_build(&d_new))
+      !cuzk_sparse_init(&d_new, true, si->nodes, 0, 0, 0, data, 1) || !cuzk_sparse_build(&r_old) ||
+      !cuzk_sparse_build(&d_new))
     goto out;
   uint8_t comm_c[32];
   cuzk_fr c, root, r;

@@ -15,7 +15,8 @@ static const char usage[] =
     "usage: cuzk-bench gen-vanilla porep --sector-size SIZE [--registered-proof ID|NAME]\n"
     "         [--data FILE|zero|random:SEED] [--miner-id N] [--sector-num N] [--ticket HEX]\n"
     "         [--seed HEX] [--threads N] -o C1.json [--envelope] [-q]\n"
-    "       cuzk-bench gen-vanilla porep --sector-size SIZE --synthetic [--registered-proof ID|NAME]\n"
+    "       cuzk-bench gen-vanilla porep --sector-size SIZE --synthetic [--registered-proof "
+    "ID|NAME]\n"
     "         [--miner-id N] [--sector-num N] [--ticket HEX] [--seed HEX] -o C1.json [--envelope]\n"
     "       cuzk-bench gen-vanilla porep --sector-size SIZE --synthetic-for-bench\n"
     "         [--registered-proof ID|NAME] [--sector-num N] -o C1.json\n"
@@ -123,9 +124,9 @@ int cmd_gen_vanilla(int argc, char **argv) {
   memset(seed, 2, 32);
   bool envelope = false, kind_seen = false, synthetic = false, data_given = false;
   bool synthetic_sector = false;
-  static const int opts[] = {O_HELP,    O_ENVELOPE, O_SIZE,  O_PROOF,
-                             O_DATA,    O_OUT,      O_MINER, O_SECTOR_NUM,
-                             O_THREADS, O_TICKET,   O_SEED,  O_SYNTHETIC_FOR_BENCH,
+  static const int opts[] = {O_HELP,    O_ENVELOPE,  O_SIZE,  O_PROOF,
+                             O_DATA,    O_OUT,       O_MINER, O_SECTOR_NUM,
+                             O_THREADS, O_TICKET,    O_SEED,  O_SYNTHETIC_FOR_BENCH,
                              O_QUIET,   O_SYNTHETIC, 0};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v;
