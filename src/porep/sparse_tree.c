@@ -140,7 +140,7 @@ static void parent(const cuzk_sparse_tree *t, unsigned lvl, uint64_t j, uint8_t 
 bool cuzk_sparse_build(cuzk_sparse_tree *t) {
   for (unsigned l = 1; l <= t->levels; l++)
     t->n[l] = 0;
-  qsort(t->nodes[0], t->n[0], sizeof *t->nodes[0], by_idx);
+  if (t->n[0]) qsort(t->nodes[0], t->n[0], sizeof *t->nodes[0], by_idx);
   for (unsigned l = 0; l < t->levels; l++) {
     unsigned a = t->arity[l];
     uint8_t v[32];
