@@ -151,6 +151,12 @@ typedef struct {
    * JSON carries it as "cuzk_synthetic_for_bench": 1 after the serde keys (absent otherwise;
    * Filecoin's own readers skip it as an unknown field); C2 refuses such a C1. */
   uint32_t synthetic_for_bench;
+  /* Nonzero: the C1 of a synthetic sector (cuzk_c1_new_synthetic_sector): consistent, its proof
+   * verifies against its own commitments, but no sector's data stands behind it. The JSON carries
+   * it as "cuzk_synthetic_sector": 1 (absent otherwise; Curio's C1, serde's serialization of
+   * SealCommitPhase1Output, never has it). C2 proves it; the daemon refuses it unless
+   * daemon.allow_synthetic_inputs (docs/config.md). */
+  uint32_t synthetic_sector;
   cuzk_c1_arena *arena; /* owns every array above */
 } cuzk_c1;
 
@@ -182,6 +188,19 @@ cuzk_c1 *cuzk_c1_new_shaped(uint32_t registered_proof);
  * synthesizes with the real circuit's counts and work; synthetic_for_bench is set. Not a proof of
  * anything: its paths do not hash to their roots. NULL for an unknown id or without memory. */
 cuzk_c1 *cuzk_c1_new_synthetic(uint32_t registered_proof, uint64_t seed);
+
+/* The C1 of a synthetic sector of any size, 32 GiB and 64 GiB included, in milliseconds and
+ * kilobytes of work (docs/porep.md "Synthetic sectors"): a CC sector (comm_d of zeros) of the
+ * miner's prover_id, sector_id and ticket, challenged with seed; the challenged nodes' labels
+ * computed by the real labeling function from made-up parent labels, the replica nodes key + data,
+ * tree_c and tree_r_last sparse trees whose untouched leaves are zero. Consistent: it passes
+ * cuzk_vanilla_verify and C2's checks, and its proofs verify against its own comm_r and comm_d.
+ * synthetic_sector is set. Interactive proofs only (EINVAL for SyntheticPoRep and NI, whose
+ * challenges depend on comm_r). */
+cuzk_porep_err cuzk_c1_new_synthetic_sector(cuzk_c1 **out, uint32_t registered_proof,
+                                            const uint8_t prover_id[32], uint64_t sector_id,
+                                            const uint8_t ticket[32], const uint8_t seed[32],
+                                            char *msg, size_t msg_len);
 
 /* Checks the counts and Merkle variants against registered_proof (the shape of
  * cuzk_c1_new_shaped), the variant against the sector size, path element indices < arity and

@@ -154,6 +154,10 @@ typedef struct {
    * the decoded set would not fit (its file larger than srs_budget, or than half of physical
    * memory without one), else decodes it; ALWAYS and NEVER force either. */
   cuzk_engine_in_place read_in_place;
+  /* Accept synthetic inputs (the C1 of a synthetic sector, synthetic PoSt replicas, synthetic
+   * SnapDeals updates: docs/porep.md "Synthetic sectors"); off by default: refused at prepare
+   * with a message naming the setting (cuzk_kind_request.allow_synthetic). */
+  bool allow_synthetic;
   bool verify_proofs; /* check every PoRep proof before answering (seal_commit_phase2's
                          verify_seal); on by default */
   /* Nonzero: r and s of every partition proven with TEST parameters come from this seed and the

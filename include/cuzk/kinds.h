@@ -82,6 +82,11 @@ typedef struct {
   size_t randomness_len;
   const uint8_t *comm[3]; /* comm_r_old, comm_r_new, comm_d_new */
   size_t comm_len[3];
+  /* A synthetic input (the C1 of a synthetic sector, a synthetic replica's PoSt proof, a
+   * synthetic SnapDeals update: docs/porep.md "Synthetic sectors") is refused unless set: its
+   * proof would prove nothing about stored data. The daemon's daemon.allow_synthetic_inputs
+   * (off by default); cuzk-bench's in-process commands set it. */
+  bool allow_synthetic;
   /* May be NULL. Called once prepare no longer reads the vanilla bytes, so that their owner can
    * free them early (a 32 GiB sector's C1 is ~70 MB). */
   void (*release)(void *user);

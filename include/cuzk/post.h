@@ -154,6 +154,13 @@ cuzk_post_err cuzk_post_replica_seal(cuzk_post_replica **out, const cuzk_post_pr
                                      const uint8_t *data, const uint8_t prover_id[32],
                                      uint64_t sector_id, const uint8_t ticket[32], cuzk_pool *pool,
                                      char *msg, size_t msg_len);
+/* The synthetic marker of a synthetic replica's comm_c (docs/post.md "Test sectors"):
+ * trunc254(SHA-256("cuzk-bench synthetic comm_c" ‖ sector_id u64 LE)), what cuzk-bench
+ * gen-vanilla gives its synthetic replicas. A sealed sector's comm_c is a Poseidon root over its
+ * columns and cannot equal it: cuzk_post_sector_is_synthetic tells a synthetic sector proof from a
+ * real one (the daemon refuses those unless daemon.allow_synthetic_inputs). */
+void cuzk_post_synthetic_comm_c(uint8_t out[32], uint64_t sector_id);
+bool cuzk_post_sector_is_synthetic(const cuzk_post_sector_proof *sp);
 /* A synthetic replica of any size (production ones included) whose leaves are all zero: every
  * level of tree_r_last has one value, so paths cost one hash per level and nothing is
  * materialized. comm_c is given (any canonical value); comm_r = Poseidon2(comm_c, comm_r_last). */

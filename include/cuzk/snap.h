@@ -167,6 +167,25 @@ const uint8_t *cuzk_snap_sector_replica(const cuzk_snap_sector *s); /* new repli
 cuzk_snap_err cuzk_snap_vanilla_generate(cuzk_snap_partition_proof *out, const cuzk_snap_proof *p,
                                          const cuzk_snap_sector *s, unsigned k);
 
+/* ---- Synthetic updates (docs/snap.md "Synthetic updates") ------------------------------- */
+/*
+ * A consistent update of a synthetic CC sector of any size (64 GiB too) in milliseconds: the
+ * sector key one value on every node, the new data one value on every node (both drawn from
+ * sector_id), TreeR old, TreeD new and TreeR new sparse trees of uniform regions; comm_c the
+ * synthetic marker (cuzk_snap_synthetic_comm_c). parts gets p->partitions proofs (free each
+ * with cuzk_snap_partition_free) that pass cuzk_snap_request_init and whose proofs verify
+ * against the returned commitments; no stored data stands behind them.
+ */
+cuzk_snap_err cuzk_snap_synthetic_update(cuzk_snap_partition_proof *parts, uint8_t comm_r_old[32],
+                                         uint8_t comm_d_new[32], uint8_t comm_r_new[32],
+                                         const cuzk_snap_proof *p, uint64_t sector_id, char *msg,
+                                         size_t msg_len);
+/* The marker: trunc254(SHA-256("cuzk synthetic sector comm_c (SnapDeals)" ‖ comm_r_last_old)). */
+void cuzk_snap_synthetic_comm_c(uint8_t out[32], const uint8_t comm_r_last_old[32]);
+/* Whether a partition proof is of a synthetic sector: its comm_c is the marker of its TreeR old
+ * root. A sealed sector's comm_c is a Poseidon root over its columns and cannot equal it. */
+bool cuzk_snap_is_synthetic(const cuzk_snap_proof *p, const cuzk_snap_partition_proof *pp);
+
 /* ---- A request: its vanilla proofs checked (docs/snap.md "Requests") -------------------- */
 typedef struct {
   const cuzk_snap_proof *proof;

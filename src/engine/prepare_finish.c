@@ -27,8 +27,10 @@ static eng_fail_reason fail_reason_of(cuzk_kinds_err e) {
 }
 
 /* The kind's prepare over j's request: its pieces point into the copied input. */
-static bool prepare_request(eng_job *j, const cuzk_kind_circuit **circ, char *msg, size_t len) {
+static bool prepare_request(const cuzk_engine *e, eng_job *j, const cuzk_kind_circuit **circ,
+                            char *msg, size_t len) {
   cuzk_kind_request r = {
+      .allow_synthetic = e->cfg.allow_synthetic,
       .registered_proof = j->registered_proof,
       .sector_size = j->sector_size,
       .miner_id = j->miner_id,
@@ -72,7 +74,7 @@ static bool prepare_request(eng_job *j, const cuzk_kind_circuit **circ, char *ms
 
 bool eng_prepare_job(cuzk_engine *e, eng_job *j, char *msg, size_t len) {
   const cuzk_kind_circuit *circ = NULL;
-  if (!prepare_request(j, &circ, msg, len)) return false;
+  if (!prepare_request(e, j, &circ, msg, len)) return false;
   eng_free_input(j);
   j->fail_reason = ENG_FAIL_PARAMETERS;
   srs_set *s = eng_srs_for(e, circ);

@@ -107,3 +107,11 @@ bool kind_verdict(bool *ok, bool ran, bool all, const char *title, int bad_part,
     cuzk_errmsg(msg, len, "%s proof self-check failed: the proofs do not verify", title);
   return ran;
 }
+
+cuzk_kinds_err kind_refuse_synthetic(const char *what, char *msg, size_t len) {
+  return CUZK_FAIL(msg, len, CUZK_KINDS_EREQUEST,
+                   "%s: a synthetic input (made by cuzk-bench gen-vanilla --synthetic, no stored "
+                   "data behind it: its proof would prove nothing about a sector); refused "
+                   "because daemon.allow_synthetic_inputs is off (docs/config.md)",
+                   what);
+}

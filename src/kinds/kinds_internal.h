@@ -61,6 +61,9 @@ bool kind_check_32(const char *field, size_t have, char *msg, size_t len);
 /* The circuit of k for sector_bytes into out->circuit; false with msg naming the kind. */
 bool kind_set_circuit(const cuzk_kind *k, cuzk_kind_prepared *out, uint64_t sector_bytes, char *msg,
                       size_t len);
+/* The refusal of a synthetic input when r->allow_synthetic is off: EREQUEST with msg naming
+ * `what` (the field and how it is marked) and the setting that allows it. */
+cuzk_kinds_err kind_refuse_synthetic(const char *what, char *msg, size_t len);
 /* A "could not run" or "does not verify" verdict as verify reports it. */
 bool kind_verdict(bool *ok, bool ran, bool all, const char *title, int bad_part, char *msg,
                   size_t len);

@@ -68,6 +68,8 @@ static cuzk_kinds_err read_c1(porep_work *w, const cuzk_kind_request *r, char *m
   if (cuzk_c1_read(&w->c1, r->vanilla_proof, r->vanilla_proof_len, 0, &info, sub, sizeof sub))
     return CUZK_FAIL(msg, len, CUZK_KINDS_EREQUEST, "vanilla_proof: %s", sub);
   if (r->release) r->release(r->release_user); /* up to ~70 MB at 32 GiB: not needed any more */
+  if (w->c1->synthetic_sector && !r->allow_synthetic)
+    return kind_refuse_synthetic("vanilla_proof: \"cuzk_synthetic_sector\": 1", msg, len);
   if (cuzk_c2_ctx_init(&w->ctx, w->c1, sub, sizeof sub))
     return CUZK_FAIL(msg, len, CUZK_KINDS_EREQUEST, "vanilla_proof: %s", sub);
   if (!check_request(r, w, &info, msg, len)) return CUZK_KINDS_EREQUEST;

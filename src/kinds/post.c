@@ -5,6 +5,7 @@
  * request that does not hold fails naming the sector and challenge. One partition, one 192-byte
  * proof, checked against public inputs re-derived from the sector ids, comm_r and the
  * randomness. */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "cuzk/errmsg.h"
@@ -74,6 +75,15 @@ static cuzk_kinds_err prepare(cuzk_kind_prepared *out, const cuzk_kind_request *
            : pe == CUZK_POST_ENOMEM ? CUZK_KINDS_ENOMEM
                                     : CUZK_KINDS_EREQUEST;
   }
+  for (size_t i = 0; i < rq->n_sectors && !r->allow_synthetic; i++)
+    if (cuzk_post_sector_is_synthetic(&rq->sectors[i])) {
+      char what[96];
+      snprintf(what, sizeof what,
+               "vanilla_proofs[%zu] (sector %llu): comm_c is the synthetic marker", i,
+               (unsigned long long)rq->sectors[i].sector_id);
+      free_work(rq);
+      return kind_refuse_synthetic(what, msg, len);
+    }
   if (!kind_set_circuit(kind_of_type(type), out, p->sector->bytes, msg, len)) {
     free_work(rq);
     return CUZK_KINDS_EREQUEST;

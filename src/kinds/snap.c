@@ -63,6 +63,10 @@ static cuzk_kinds_err prepare(cuzk_kind_prepared *out, const cuzk_kind_request *
            : se == CUZK_SNAP_ENOMEM ? CUZK_KINDS_ENOMEM
                                     : CUZK_KINDS_EREQUEST;
   }
+  if (!r->allow_synthetic && cuzk_snap_is_synthetic(p, &rq->parts[0])) {
+    free_work(rq);
+    return kind_refuse_synthetic("vanilla_proofs[0].comm_c: the synthetic marker", msg, len);
+  }
   out->work = rq;
   out->parts = p->partitions;
   out->circuit = &circuits[p->id];

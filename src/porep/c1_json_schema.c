@@ -137,5 +137,8 @@ static const c1_field ROOT_F[] = {
     {"ticket", &B32, offsetof(cuzk_c1, ticket)},
     /* ours, not serde's: a made-up C1 for benchmarks (cuzk_c1_new_synthetic); written only when
      * set, so a real C1 is byte-identical to rust-fil-proofs' output */
-    {"cuzk_synthetic_for_bench", &U32, offsetof(cuzk_c1, synthetic_for_bench)}};
-const c1_type c1_json_root = {STRUCT(ROOT_F, 1u << 7)};
+    {"cuzk_synthetic_for_bench", &U32, offsetof(cuzk_c1, synthetic_for_bench)},
+    /* ours too: the C1 of a synthetic sector (cuzk_c1_new_synthetic_sector), consistent but
+     * with no stored data behind it; written only when set (docs/porep.md "Synthetic sectors") */
+    {"cuzk_synthetic_sector", &U32, offsetof(cuzk_c1, synthetic_sector)}};
+const c1_type c1_json_root = {STRUCT(ROOT_F, 1u << 7 | 1u << 8)};

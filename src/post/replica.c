@@ -7,6 +7,7 @@
 
 #include "cuzk/poseidon.h"
 #include "cuzk/seal.h"
+#include "cuzk/sha256.h"
 #include "porep/seal.h"
 #include "post/post_internal.h"
 
@@ -100,6 +101,22 @@ cuzk_post_err cuzk_post_replica_synthetic(cuzk_post_replica **out, const cuzk_po
   cuzk_fr_to_bytes(r->comm_r, &comm_r);
   *out = r;
   return CUZK_POST_OK;
+}
+
+void cuzk_post_synthetic_comm_c(uint8_t out[32], uint64_t sector_id) {
+  static const char tag[] = "cuzk-bench synthetic comm_c";
+  uint8_t buf[sizeof tag - 1 + 8];
+  memcpy(buf, tag, sizeof tag - 1);
+  for (int i = 0; i < 8; i++)
+    buf[sizeof tag - 1 + i] = (uint8_t)(sector_id >> (8 * i));
+  cuzk_sha256_trunc254(out, buf, sizeof buf);
+}
+
+bool cuzk_post_sector_is_synthetic(const cuzk_post_sector_proof *sp) {
+  if (!sp) return false;
+  uint8_t want[32];
+  cuzk_post_synthetic_comm_c(want, sp->sector_id);
+  return memcmp(want, sp->comm_c, 32) == 0;
 }
 
 cuzk_post_err cuzk_post_replica_from_bytes(cuzk_post_replica **out, const cuzk_post_proof *p,

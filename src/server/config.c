@@ -39,6 +39,7 @@ const char cuzk_config_default_toml[] = "# cuzk built-in configuration (used whe
                                         "tls_client_ca = \"\"\n"
                                         "tls_require_client_cert = false\n"
                                         "allow_plaintext = false\n"
+                                        "allow_synthetic_inputs = false\n"
                                         "\n"
                                         "[srs]\n"
                                         "param_cache = \"\"\n"
@@ -639,6 +640,7 @@ static const keydef keys[] = {
     {"daemon", "tls_client_ca", set_path, OFF(tls_client_ca), 0, 0},
     {"daemon", "tls_require_client_cert", set_bool, OFF(tls_require_client_cert), 0, 0},
     {"daemon", "allow_plaintext", set_bool, OFF(allow_plaintext), 0, 0},
+    {"daemon", "allow_synthetic_inputs", set_bool, OFF(allow_synthetic_inputs), 0, 0},
     {"srs", "param_cache", set_path, OFF(param_cache), 0, 0},
     {"srs", "preload", set_preload, 0, 0, 0},
     {"srs", "generate_test_params", set_bool, OFF(generate_test_params), 0, 0},

@@ -54,6 +54,9 @@ typedef struct {
   char tls_client_ca[CUZK_CONFIG_PATH_LEN];
   bool tls_require_client_cert;
   bool allow_plaintext; /* TCP beyond loopback without TLS; else refused (cuzk_config_check) */
+  /* synthetic inputs (docs/porep.md "Synthetic sectors") proven instead of refused; off by
+   * default: a synthetic proof proves nothing about stored data */
+  bool allow_synthetic_inputs;
   /* [srs] */
   char param_cache[CUZK_CONFIG_PATH_LEN];                    /* absolute; .params/.vk files */
   char preload[CUZK_CONFIG_MAX_PRELOAD][CUZK_CONFIG_ID_LEN]; /* circuit ids loaded at start */

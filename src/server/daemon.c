@@ -96,6 +96,7 @@ static void engine_config(cuzk_engine_config *ec, const cuzk_daemon *d) {
   ec->generate_test_params = cfg->generate_test_params;
   ec->test_params_dir = cfg->test_params_dir;
   ec->test_deterministic_seed = cfg->test_deterministic_seed;
+  ec->allow_synthetic = cfg->allow_synthetic_inputs;
   ec->batch_max = cfg->max_batch_size ? cfg->max_batch_size : 1;
   ec->batch_wait_ms = (unsigned)cfg->max_batch_wait_ms; /* <= CUZK_ENGINE_MAX_BATCH_WAIT_MS */
   /* admission (docs/engine.md "Admission"); 0 = the engine's defaults */

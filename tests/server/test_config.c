@@ -36,6 +36,7 @@ static void test_defaults(void) {
   CHECK(c.shutdown_grace_ms == 300000);
   CHECK(!c.tls_cert[0] && !c.tls_key[0] && !c.tls_client_ca[0] && !c.tls_require_client_cert);
   CHECK(!c.allow_plaintext);
+  CHECK(!c.allow_synthetic_inputs); /* a production daemon never proves a synthetic input */
   CHECK(strcmp(c.param_cache, "/var/tmp/filecoin-proof-parameters") == 0);
   CHECK(c.n_preload == 0);
   CHECK(!c.generate_test_params && c.test_deterministic_seed == 0);
@@ -65,6 +66,7 @@ static const char full[] = "[daemon]\n"
                            "shutdown = \"cancel\"\n"
                            "shutdown_grace = \"90s\"\n"
                            "allow_plaintext = true\n"
+                           "allow_synthetic_inputs = true\n"
                            "[srs]\n"
                            "param_cache = \"params\"\n"
                            "preload = [\"porep-32g\", \"wpost-32g\"]\n"
@@ -110,7 +112,7 @@ static void test_full_file(void) {
   CHECK(strcmp(c.status_listen, "127.0.0.1:9821") == 0);
   CHECK(c.max_message_size == 256 * MIB);
   CHECK(c.on_disconnect == CUZK_POLICY_FINISH && c.shutdown == CUZK_POLICY_CANCEL);
-  CHECK(c.shutdown_grace_ms == 90000 && c.allow_plaintext);
+  CHECK(c.shutdown_grace_ms == 90000 && c.allow_plaintext && c.allow_synthetic_inputs);
   snprintf(want, sizeof want, "%s/params", cwd);
   CHECK(strcmp(c.param_cache, want) == 0);
   CHECK(c.n_preload == 2 && strcmp(c.preload[0], "porep-32g") == 0 &&
@@ -633,7 +635,7 @@ static void test_example(const char *path) {
     keys += line[0] != '[';
   }
   fclose(f);
-  CHECK(keys == 38);
+  CHECK(keys == 39);
 }
 
 /* Every integer key at its bounds: min and max are accepted and stored, min - 1 and max + 1 are

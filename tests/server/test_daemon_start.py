@@ -11,7 +11,10 @@ parameters needed.
     scheduler.max_batch_wait_ms over 10000 refused;
   * srs.generate_test_params is off by default: a 2 KiB WinningPoSt (`cuzk-bench gen-vanilla`,
     `cuzk-bench single`) against an empty parameter directory fails at once naming the file
-    expected, and nothing is generated there.
+    expected, and nothing is generated there;
+  * synthetic inputs (`cuzk-bench gen-vanilla ... --synthetic`: a PoRep C1, a SnapDeals update, a
+    WinningPoSt over a synthetic replica) refused by default naming daemon.allow_synthetic_inputs,
+    and accepted with it on (the job then gets as far as its missing parameters).
 usage: test_daemon_start.py --daemon D --bench B
 """
 import argparse
@@ -159,6 +162,37 @@ def main():
               f"missing parameters: the job fails naming the file: {r.stdout} {r.stderr}")
         check(took < 10, f"missing parameters: failed at once ({took:.1f} s)")
         check(os.listdir(empty) == [], f"nothing generated: {os.listdir(empty)}")
+
+    # synthetic inputs: refused by default, accepted (prepared; then no parameters) when allowed
+    syn = [("porep", ["porep"], ["-t", "porep", "--c1"], "porep-2k"),
+           ("snap", ["snap"], ["--request"], "snap-2k"),
+           ("winning", ["winning-post"], ["--request"], "winning-2k")]
+    made = []
+    for name, kind, how, circuit in syn:
+        out = os.path.join(work, f"syn-{name}.json")
+        r = subprocess.run([a.bench, "gen-vanilla", *kind, "--sector-size", "2KiB", "--synthetic",
+                            "-o", out], capture_output=True, text=True, timeout=120)
+        if check(r.returncode == 0, f"gen-vanilla {name} --synthetic: {r.stderr}"):
+            made.append((name, how + [out], circuit))
+    for allow in (False, True):
+        cfg = f'[daemon]\nlisten = "unix://{sock}"\n'
+        if allow:
+            cfg += "allow_synthetic_inputs = true\n"
+        p, log = run.spawn(cfg + f'[srs]\nparam_cache = "{empty}"\n')
+        for name, args, circuit in made:
+            r = subprocess.run([a.bench, "single", *args, "-a", f"unix://{sock}"],
+                               capture_output=True, text=True, timeout=120)
+            refused = ("a synthetic input (made by cuzk-bench gen-vanilla --synthetic, no stored "
+                       "data behind it: its proof would prove nothing about a sector); refused "
+                       "because daemon.allow_synthetic_inputs is off (docs/config.md)")
+            missing = f"error:     {circuit}: parameter file {empty}/"
+            if allow:
+                check(r.returncode != 0 and missing in r.stdout and refused not in r.stdout,
+                      f"synthetic {name} allowed: prepared, then no parameters: {r.stdout}")
+            else:
+                check(r.returncode != 0 and "status:    FAILED\n" in r.stdout and
+                      refused in r.stdout, f"synthetic {name} refused by default: {r.stdout}")
+        run.stop(p, log)
 
     print(f"test_daemon_start: {len(FAILS)} failures" if FAILS else "test_daemon_start: ok",
           flush=True)

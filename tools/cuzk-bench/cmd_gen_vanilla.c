@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "cuzk/c1.h"
+#include "cuzk/c2.h"
 #include "cuzk/pool.h"
 #include "cuzk/seal.h"
 
@@ -14,10 +15,18 @@ static const char usage[] =
     "usage: cuzk-bench gen-vanilla porep --sector-size SIZE [--registered-proof ID|NAME]\n"
     "         [--data FILE|zero|random:SEED] [--miner-id N] [--sector-num N] [--ticket HEX]\n"
     "         [--seed HEX] [--threads N] -o C1.json [--envelope] [-q]\n"
+    "       cuzk-bench gen-vanilla porep --sector-size SIZE --synthetic [--registered-proof "
+    "ID|NAME]\n"
+    "         [--miner-id N] [--sector-num N] [--ticket HEX] [--seed HEX] -o C1.json [--envelope]\n"
     "       cuzk-bench gen-vanilla porep --sector-size SIZE --synthetic-for-bench\n"
     "         [--registered-proof ID|NAME] [--sector-num N] -o C1.json\n"
     "Seals a sector of a test size (2KiB, 8MiB, 512MiB) in memory and writes its C1 output\n"
     "(SealCommitPhase1Output JSON; --envelope: Curio's {SectorNum, Phase1Out, SectorSize}).\n"
+    "--synthetic: the C1 of a synthetic CC sector of any size (32GiB, 64GiB too) in seconds:\n"
+    "the challenged nodes labelled for real from made-up parents, sparse trees; consistent (C2's\n"
+    "checks pass, the proof verifies against its own comm_r) but no stored data behind it. It\n"
+    "is marked \"cuzk_synthetic_sector\": 1; the daemon refuses it unless\n"
+    "daemon.allow_synthetic_inputs = true (docs/config.md).\n"
     "--synthetic-for-bench: a C1 of the exact shape of any size (32GiB, 64GiB too) with made-up\n"
     "contents, labelled as such in the file, for synth-only on production-size partitions;\n"
     "prove and the daemon refuse it (no sealed sector behind it).\n"
@@ -47,6 +56,48 @@ static int write_synthetic(const cuzk_seal_proof *p, uint64_t sector_num, const 
   return 0;
 }
 
+/* The C1 of a synthetic sector (cuzk_c1_new_synthetic_sector), checked as C2 checks it. */
+static int write_synthetic_sector(const cuzk_seal_proof *p, uint64_t miner, uint64_t sector_num,
+                                  const uint8_t ticket[32], const uint8_t seed[32], bool envelope,
+                                  const char *out) {
+  double t0 = cli_now_s();
+  uint8_t prover_id[32];
+  cuzk_porep_prover_id(prover_id, miner);
+  cuzk_c1 *c1;
+  char eb[512];
+  if (cuzk_c1_new_synthetic_sector(&c1, p->id, prover_id, sector_num, ticket, seed, eb, sizeof eb))
+    return cli_fail(1, "gen-vanilla: %s", eb);
+  double t_gen = cli_now_s() - t0;
+  cuzk_c2_ctx ctx;
+  cuzk_c2_sector sec = {miner, sector_num};
+  if (cuzk_c2_ctx_init(&ctx, c1, eb, sizeof eb) || cuzk_c2_check(&ctx, &sec, eb, sizeof eb))
+    return cli_fail(1, "internal error: the synthetic C1 does not pass C2's checks: %s", eb);
+  double t_check = cli_now_s() - t0 - t_gen;
+  uint8_t *json, *env = NULL;
+  size_t len, env_len;
+  if (cuzk_c1_write_json(c1, &json, &len, eb, sizeof eb))
+    return cli_fail(1, "writing JSON: %s", eb);
+  if (envelope && cuzk_c1_envelope_write(json, len, (int64_t)sector_num, p->sector->bytes, &env,
+                                         &env_len, eb, sizeof eb))
+    return cli_fail(1, "writing the envelope: %s", eb);
+  bool ok = cli_write_file(out, env ? env : json, env ? env_len : len);
+  if (!ok) return cli_fail(1, "cannot write %s", out);
+  printf("%s %s: wrote %s (%zu bytes; built in %.2f s, C2's checks %.2f s, total %.2f s): "
+         "SYNTHETIC sector (cuzk_synthetic_sector), consistent, no stored data behind it\n"
+         "comm_d     ",
+         p->name, p->sector->name, out, env ? env_len : len, t_gen, t_check, cli_now_s() - t0);
+  cli_print_hex(c1->comm_d, 32);
+  printf("\ncomm_r     ");
+  cli_print_hex(c1->comm_r, 32);
+  printf("\nreplica_id ");
+  cli_print_hex(c1->replica_id, 32);
+  printf("\n");
+  free(json);
+  free(env);
+  cuzk_c1_free(c1);
+  return 0;
+}
+
 /* The first non-option argument (an option's value skipped): the proof kind, or NULL. With
  * --help/-h, NULL too: the help covers every kind. */
 static const char *kind_arg(int argc, char **argv) {
@@ -72,10 +123,11 @@ int cmd_gen_vanilla(int argc, char **argv) {
   memset(ticket, 1, 32);
   memset(seed, 2, 32);
   bool envelope = false, kind_seen = false, synthetic = false, data_given = false;
-  static const int opts[] = {O_HELP,    O_ENVELOPE, O_SIZE,  O_PROOF,
-                             O_DATA,    O_OUT,      O_MINER, O_SECTOR_NUM,
-                             O_THREADS, O_TICKET,   O_SEED,  O_SYNTHETIC_FOR_BENCH,
-                             O_QUIET,   0};
+  bool synthetic_sector = false;
+  static const int opts[] = {O_HELP,    O_ENVELOPE,  O_SIZE,  O_PROOF,
+                             O_DATA,    O_OUT,       O_MINER, O_SECTOR_NUM,
+                             O_THREADS, O_TICKET,    O_SEED,  O_SYNTHETIC_FOR_BENCH,
+                             O_QUIET,   O_SYNTHETIC, 0};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v;
     switch (cli_next_opt(opts, argc, argv, &i, &v)) {
@@ -95,6 +147,7 @@ int cmd_gen_vanilla(int argc, char **argv) {
     case O_PROOF: proof_arg = v; break;
     case O_DATA: data_arg = v, data_given = true; break;
     case O_SYNTHETIC_FOR_BENCH: synthetic = true; break;
+    case O_SYNTHETIC: synthetic_sector = true; break;
     case O_OUT: out = v; break;
     case O_MINER:
       if (!cli_u64(&miner, v)) return cli_fail(2, "--miner-id: not an unsigned integer: %s", v);
@@ -128,6 +181,12 @@ int cmd_gen_vanilla(int argc, char **argv) {
   uint64_t bytes;
   if (size && (cuzk_porep_parse_size(&bytes, size) || bytes != p->sector->bytes))
     return cli_fail(2, "--sector-size %s does not match %s", size, p->name);
+  if (synthetic_sector) {
+    if (data_given || synthetic)
+      return cli_fail(2, "gen-vanilla: --synthetic is a CC sector: no --data, no "
+                         "--synthetic-for-bench");
+    return write_synthetic_sector(p, miner, sector_num, ticket, seed, envelope, out);
+  }
   if (synthetic) {
     if (data_given || envelope)
       return cli_fail(2, "gen-vanilla: --synthetic-for-bench takes no --data or --envelope");

@@ -16,7 +16,6 @@
 #include "cli.h"
 #include "cuzk/groth16.h"
 #include "cuzk/post.h"
-#include "cuzk/sha256.h"
 #include "request_file.h"
 
 const char cli_post_gen_vanilla_usage[] =
@@ -28,7 +27,8 @@ const char cli_post_gen_vanilla_usage[] =
     "registered_proof, sector_size, miner_id, randomness, partition_index, vanilla_proofs)\n"
     "with the vanilla proofs of N test sectors, ids FIRST, FIRST+1, ... (default 1): sealed in\n"
     "memory at 2KiB, 8MiB and 512MiB (--data as for porep), synthetic replicas of zero leaves\n"
-    "above 512MiB or with --synthetic (comm_c derived from the sector id).\n"
+    "above 512MiB or with --synthetic (comm_c derived from the sector id: the synthetic marker,\n"
+    "which the daemon refuses unless daemon.allow_synthetic_inputs = true).\n"
     "  --sectors N          WinningPoSt 1; WindowPoSt 1..S_w (default 2, a full test partition)\n"
     "  --registered-proof   default: the chain's for the size (Winning 0-4, Window V1_1 10-14)\n"
     "  --randomness HEX     64 hex digits, a canonical field element (default 0505..05)\n"
@@ -140,21 +140,6 @@ static int gv_parse(gv_args *a, int argc, char **argv) {
   return -1;
 }
 
-/* A synthetic replica's comm_c: SHA-256("cuzk-bench synthetic comm_c" || id u64 LE), made
- * canonical by clearing the top two bits (a fixed value per sector id). */
-static void synthetic_comm_c(uint8_t out[32], uint64_t id) {
-  static const char tag[] = "cuzk-bench synthetic comm_c";
-  uint8_t le[8];
-  for (int i = 0; i < 8; i++)
-    le[i] = (uint8_t)(id >> (8 * i));
-  cuzk_sha256_ctx c;
-  cuzk_sha256_init(&c);
-  cuzk_sha256_update(&c, tag, sizeof tag - 1);
-  cuzk_sha256_update(&c, le, 8);
-  cuzk_sha256_final(&c, out);
-  out[31] &= 0x3f;
-}
-
 /* Sector i of the request: its replica, its vanilla proof at its position, the bincode in f. */
 static int gv_sector(request_file *f, size_t i, const gv_args *a, const cuzk_post_proof *p,
                      const uint8_t *data, bool synthetic, cuzk_pool *pool) {
@@ -164,7 +149,7 @@ static int gv_sector(request_file *f, size_t i, const gv_args *a, const cuzk_pos
   cuzk_post_err e;
   if (synthetic) {
     uint8_t comm_c[32];
-    synthetic_comm_c(comm_c, id);
+    cuzk_post_synthetic_comm_c(comm_c, id); /* the marker */
     e = cuzk_post_replica_synthetic(&r, p, id, comm_c);
   } else {
     uint8_t prover_id[32], ticket[32];
