@@ -44,6 +44,10 @@ vk=$P/v28-empty-sector-update-merkletree-poseidon_hasher-8-0-0-fb9e095bebdd77511
 "$B" prove --request "$D/r.json" --param-cache "$P" --in-place -o "$D/proof.bin" >"$D/prove.out"
 [ "$(wc -c <"$D/proof.bin")" -eq 192 ] || fail "proof size"
 grep -q "^partition 0: peak RSS [0-9.]* GiB, read from storage" "$D/prove.out" || fail "no resources line"
+rc=0
+"$B" prove --request "$D/r.json" --param-cache "$P" --partition 1 -o "$D/x.bin" >"$D/out" 2>&1 || rc=$?
+[ $rc -eq 2 ] && grep -q "partition 1: the request has 1 partition" "$D/out" || fail "--partition 1 of 1"
+[ ! -e "$D/x.bin" ] || fail "--partition 1 of 1 wrote a proof"
 [ -s "$P/$(basename "$vk" .vk).params.checked" ] || fail "in place: no .params.checked written"
 "$B" verify --request "$D/r.json" --param-cache "$P" --proof "$D/proof.bin" \
   --write-inputs "$D/in.txt" | grep -q "partition 0: valid" || fail "proof rejected"

@@ -44,10 +44,12 @@ const char cli_post_setup_usage[] =
 
 const char cli_post_prove_usage[] =
     "       cuzk-bench prove --request FILE --param-cache DIR [--synthesis pce|prove]\n"
-    "                        [--deterministic SEED] [--threads N] [--in-place] [-q] -o PROOF\n"
-    "With --request (a PoSt request, see 'gen-vanilla --help'): checks it as cuzk does before\n"
-    "proving (kind, sizes, randomness, every vanilla proof natively; a refused request writes\n"
-    "nothing), proves its one partition, verifies the proof and writes its 192 bytes.\n";
+    "                        [--deterministic SEED] [--threads N] [--in-place] [--partition N]\n"
+    "                        [-q] -o PROOF\n"
+    "With --request (a PoSt or SnapDeals request, see 'gen-vanilla --help'): checks it as cuzk\n"
+    "does before proving (kind, sizes, randomness, every vanilla proof natively; a refused\n"
+    "request writes nothing), proves its partitions, verifies them and writes 192 bytes for\n"
+    "each; --partition N: partition N only (verified against its own public inputs).\n";
 
 const char cli_post_verify_usage[] =
     "       cuzk-bench verify --request FILE --param-cache DIR --proof PROOF\n"
@@ -262,14 +264,16 @@ int cmd_post_gen_vanilla(int argc, char **argv) {
 
 typedef struct {
   const char *kind, *size, *proof, *dir, *request, *out, *proof_file, *inputs;
-  bool if_missing;
+  bool if_missing, one_part; /* one_part: prove --partition */
+  unsigned part;
   cli_prove_args pa;
 } pa_args;
 
 /* The options each command takes (--if-missing is setup's). */
 static const int pa_setup_opts[] = {O_HELP,        O_KIND,       O_SIZE,  O_PROOF,
                                     O_PARAM_CACHE, O_IF_MISSING, O_QUIET, 0};
-static const int pa_prove_opts[] = {O_HELP, O_PARAM_CACHE, O_REQUEST, O_OUT, CLI_PROVE_OPTS, 0};
+static const int pa_prove_opts[] = {O_HELP,      O_PARAM_CACHE,  O_REQUEST, O_OUT,
+                                    O_PARTITION, CLI_PROVE_OPTS, 0};
 static const int pa_verify_opts[] = {O_HELP,       O_PARAM_CACHE,  O_REQUEST,
                                      O_PROOF_FILE, O_WRITE_INPUTS, 0};
 
@@ -297,6 +301,15 @@ static int pa_parse(pa_args *a, int argc, char **argv, const char *cmd, const in
     case O_PROOF_FILE: a->proof_file = v; break;
     case O_WRITE_INPUTS: a->inputs = v; break;
     case O_IF_MISSING: a->if_missing = true; break;
+    case O_PARTITION: {
+      uint64_t x;
+      if (!cli_u64(&x, v) || x >= CUZK_SNAP_MAX_PARTITIONS)
+        return cli_fail(2, "--partition: a partition number below %u, not %s",
+                        (unsigned)CUZK_SNAP_MAX_PARTITIONS, v);
+      a->one_part = true;
+      a->part = (unsigned)x;
+      break;
+    }
     default: return cli_fail(2, "%s: unknown option '%s' for PoSt\n%s", cmd, k, usage);
     }
   }
@@ -337,6 +350,9 @@ int cmd_post_prove(int argc, char **argv) {
   char base[4096], msg[1024], what[160];
   if (!bench_request_load(&rq, NULL, a.request, msg, sizeof msg))
     return cli_fail(1, "prove: %s", msg);
+  if (a.one_part && a.part >= rq.p.parts)
+    return cli_fail(2, "prove: --partition %u: the request has %u partition%s", a.part, rq.p.parts,
+                    rq.p.parts == 1 ? "" : "s");
   const cuzk_kind_circuit *circ = rq.p.circuit;
   if (!circ->param_base(base, sizeof base, a.dir, circ->arg))
     return cli_fail(1, "prove: path too long");
@@ -348,25 +364,36 @@ int cmd_post_prove(int argc, char **argv) {
   printf("request checked in %.2f s (%s), parameters loaded in %.2f s\n", t_check, what, pr.load_s);
   cuzk_pce *pce = NULL;
   if (a.pa.pce && (rc = cli_record_pce(&pce, bench_request_synth, &rq)) >= 0) return rc;
+  unsigned first = a.one_part ? a.part : 0, end = a.one_part ? a.part + 1 : rq.p.parts;
+  if (a.one_part) cli_prover_parts(&pr, 1);
   cuzk_g16_proof proofs[CUZK_SNAP_MAX_PARTITIONS];
-  for (unsigned k = 0; k < rq.p.parts; k++)
+  for (unsigned k = first; k < end; k++)
     if ((rc = cli_prove_partition(&proofs[k], &pr, pce, bench_request_synth, &rq, k,
                                   rq.kind->partition(rq.p.work, k))) >= 0)
       return rc;
   cuzk_pce_free(pce);
-  /* as PoRep's prove: a proof that does not verify is an error, and nothing is written */
+  /* as PoRep's prove: a proof that does not verify is an error, and nothing is written; one
+   * partition (--partition) against its own public inputs */
   double v0 = cli_now_s();
   bool ok = false;
-  if (!rq.kind->verify(&ok, rq.p.work, pr.pvk, proofs, msg, sizeof msg))
+  if (a.one_part) {
+    size_t ni = 0;
+    cuzk_fr *in = rq.kind->public_inputs(rq.p.work, a.part, &ni);
+    if (!in) return cli_fail(1, "prove: out of memory");
+    cuzk_g16_err ve = cuzk_g16_verify(&ok, pr.pvk, &proofs[a.part], in, ni);
+    free(in);
+    if (ve) return cli_fail(1, "prove: verifying: %s", cuzk_g16_strerror(ve));
+  } else if (!rq.kind->verify(&ok, rq.p.work, pr.pvk, proofs, msg, sizeof msg)) {
     return cli_fail(1, "prove: %s", msg);
+  }
   if (!ok)
     return cli_fail(1, "prove: the proof does not verify (inconsistent request or parameters); "
                        "nothing written");
   double t_verify = cli_now_s() - v0;
-  size_t n = (size_t)rq.p.parts * CUZK_G16_PROOF_BYTES;
+  size_t n = (size_t)(end - first) * CUZK_G16_PROOF_BYTES;
   uint8_t out[CUZK_SNAP_MAX_PARTITIONS * CUZK_G16_PROOF_BYTES];
-  for (unsigned k = 0; k < rq.p.parts; k++)
-    cuzk_g16_proof_write(out + (size_t)k * CUZK_G16_PROOF_BYTES, &proofs[k]);
+  for (unsigned k = first; k < end; k++)
+    cuzk_g16_proof_write(out + (size_t)(k - first) * CUZK_G16_PROOF_BYTES, &proofs[k]);
   if (!cli_write_file(a.out, out, n)) return cli_fail(1, "prove: cannot write %s", a.out);
   printf("verified in %.2f s; wrote %s (%zu bytes); total %.2f s\n", t_verify, a.out, n,
          cli_now_s() - t_start);
