@@ -490,6 +490,7 @@ static void test_generated_deterministic(bool prove) {
           cuzk_engine_preload(ei, "wpost-2k", &already, &ms, msg, sizeof msg) == CUZK_ENGINE_OK);
     CHECK_MSG(log_has("wpost-2k: loaded ") && log_has(" (read in place: the MSMs decode"), "%s",
               log_text);
+    CHECK(log_has("wpost-2k: checking its parameter file once (read in place): all vectors, "));
     const cuzk_post_proof *p10;
     char base10[4096], mark[4300];
     CHECK(cuzk_post_proof_by_id(&p10, 10) == CUZK_POST_OK &&

@@ -201,7 +201,7 @@ int main(void) {
   const cuzk_fr *ins[N] = {&pub[0], &pub[1], &pub[2]};
   CHECK(cuzk_g16_verify_batch(&ok, pvk, want, ins, 1, N) == CUZK_G16_OK && ok);
 
-  cuzk_g16_source dec = {CUZK_G16_SOURCE_DECODED, p, NULL, NULL, false, false};
+  cuzk_g16_source dec = {CUZK_G16_SOURCE_DECODED, p, NULL, NULL, false, false, NULL};
   cuzk_g16_exec x = {pool, 0, NULL};
   { /* PROVE mode through the counting table: every step through it, the same bytes */
     seen sn = {0};
@@ -279,7 +279,7 @@ int main(void) {
     cuzk_g16_detach(set);
   }
   { /* attach refusals: no decoded set; a mapping of a file that is not a parameter file */
-    cuzk_g16_source none = {CUZK_G16_SOURCE_DECODED, NULL, NULL, NULL, false, false};
+    cuzk_g16_source none = {CUZK_G16_SOURCE_DECODED, NULL, NULL, NULL, false, false, NULL};
     cuzk_g16_set dummy, *set = &dummy; /* cleared on failure */
     CHECK(cuzk_g16_attach(&set, NULL, &none, NULL, NULL, 0) == CUZK_G16_EINVAL && !set);
     char path[] = "/tmp/cuzk_backend_XXXXXX";
@@ -288,7 +288,7 @@ int main(void) {
     if (fd >= 0) close(fd);
     cuzk_file_map fm;
     CHECK(cuzk_file_map_open(&fm, path));
-    cuzk_g16_source bad = {CUZK_G16_SOURCE_MAPPED, NULL, &fm, path, false, false};
+    cuzk_g16_source bad = {CUZK_G16_SOURCE_MAPPED, NULL, &fm, path, false, false, NULL};
     char msg[512] = "";
     CHECK(cuzk_g16_attach(&set, NULL, &bad, &x, msg, sizeof msg) != CUZK_G16_OK && !set);
     CHECK_MSG(strstr(msg, path) != NULL, "%s", msg);
@@ -305,7 +305,7 @@ int main(void) {
     if (fd >= 0) close(fd);
     snprintf(mark, sizeof mark, "%s.checked", path);
     CHECK(cuzk_g16_params_write_file(p, path) == CUZK_G16_OK);
-    cuzk_g16_source inplace = {CUZK_G16_SOURCE_MAPPED, NULL, NULL, path, true, true};
+    cuzk_g16_source inplace = {CUZK_G16_SOURCE_MAPPED, NULL, NULL, path, true, true, NULL};
     for (int round = 0; round < 2; round++) { /* the second attach trusts PATH.checked */
       inplace.check_subgroup = round == 0;    /* a file checked with them satisfies one without */
       seen sn = {0};
@@ -391,7 +391,7 @@ int main(void) {
     CHECK(cuzk_g16_params_write_file(p, path) == CUZK_G16_OK);
     cuzk_file_map fm;
     CHECK(cuzk_file_map_open(&fm, path));
-    cuzk_g16_source mapped = {CUZK_G16_SOURCE_MAPPED, NULL, &fm, path, false, false};
+    cuzk_g16_source mapped = {CUZK_G16_SOURCE_MAPPED, NULL, &fm, path, false, false, NULL};
     cuzk_g16_set *set = NULL;
     char msg[512] = "";
     CHECK_MSG(cuzk_g16_attach(&set, NULL, &mapped, &x, msg, sizeof msg) == CUZK_G16_OK, "%s", msg);

@@ -72,6 +72,9 @@ typedef struct {
    * 50 us a point on this project's VM: hours for a 32 GiB set on two cores). */
   bool in_place;
   bool check_subgroup;
+  /* in_place: NULL, or the check's progress (cuzk_g16_read_opts.progress: points of all query
+   * vectors; minutes for a 32 GiB set, seconds once PATH.checked names the file) */
+  const cuzk_progress *progress;
 } cuzk_g16_source;
 
 /* A parameter set attached to a backend. The backend's attach fills vk and the lengths (what the

@@ -79,6 +79,10 @@ typedef struct {
   /* Cooperative cancellation (NULL: none): checked every CUZK_G16_READ_CANCEL_POINTS points per
    * worker; once nonzero the reader stops there with ECANCELLED (nothing returned). */
   const _Atomic int *cancel;
+  /* NULL, or told the points decoded (or checked) of all query vectors so far, step the vector's
+   * name ("h", "l", "a", "b_g1", "b_g2"; "done" last), every few million points: a 32 GiB set
+   * takes minutes. */
+  const cuzk_progress *progress;
 } cuzk_g16_read_opts;
 #define CUZK_G16_READ_CANCEL_POINTS 4096
 

@@ -243,6 +243,26 @@ static cuzk_pce *record_pce(cuzk_engine *e, srs_set *s, const cuzk_g16_set *set,
   return pce;
 }
 
+/* The log while a file read in place is checked once (minutes at 32 GiB): as gen_progress. */
+static void check_progress(void *ctx, const char *step, uint64_t done, uint64_t total) {
+  gen_log *g = ctx;
+  double now = eng_now(), dt = now - g->t0;
+  bool last = done >= total;
+  cuzk_log_level lv = CUZK_LOG_INFO;
+  if (g->last >= 0 && !last && now - g->last < ENG_PROGRESS_LOG_S)
+    lv = CUZK_LOG_DEBUG;
+  else
+    g->last = now;
+  char left[64] = "";
+  if (done && dt > 0 && !last)
+    snprintf(left, sizeof left, ", %.0f s left", (double)(total - done) * dt / (double)done);
+  eng_log(g->e, lv, NULL,
+          "%s: checking its parameter file once (read in place): %s, %llu of %llu "
+          "points (%.0f%%)%s",
+          g->circuit, last ? "all vectors" : step, (unsigned long long)done,
+          (unsigned long long)total, total ? 100.0 * (double)done / (double)total : 100.0, left);
+}
+
 /* unlocked: the set attached to the prover's backend (the CPU one: docs/backends.md): the decoded
  * params (borrowed, detached before they are freed), or, without params, BASE.params read in
  * place (the backend maps it and checks it once). NULL with msg on failure. */
@@ -250,8 +270,11 @@ static cuzk_g16_set *attach(cuzk_engine *e, srs_set *s, const cuzk_g16_params *p
                             const char *base, char *msg, size_t len) {
   char path[4200];
   snprintf(path, sizeof path, "%s.params", base);
-  cuzk_g16_source src = {CUZK_G16_SOURCE_DECODED, params, NULL, NULL, false, false};
-  if (!params) src = (cuzk_g16_source){CUZK_G16_SOURCE_MAPPED, NULL, NULL, path, true, false};
+  cuzk_g16_source src = {CUZK_G16_SOURCE_DECODED, params, NULL, NULL, false, false, NULL};
+  gen_log g = {e, s->circ->id, eng_now(), -1};
+  cuzk_progress progress = {check_progress, &g, &s->abandon};
+  if (!params)
+    src = (cuzk_g16_source){CUZK_G16_SOURCE_MAPPED, NULL, NULL, path, true, false, &progress};
   cuzk_g16_exec x = {e->pool, 0, &s->abandon};
   cuzk_g16_set *set = NULL;
   char why[256];

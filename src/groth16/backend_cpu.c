@@ -44,7 +44,7 @@ static cuzk_g16_err cpu_attach(const cuzk_g16_backend *be, cuzk_g16_set *set,
   case CUZK_G16_SOURCE_MAPPED:
     if (src->in_place) { /* the file stays mapped; each MSM decodes its bases as it goes */
       e = src->path ? g16_in_place_open(&c->ip, src->path, src->check_subgroup, x->pool, x->cancel,
-                                        NULL, msg, msg_len)
+                                        src->progress, NULL, msg, msg_len)
                     : CUZK_G16_EINVAL;
       break;
     }

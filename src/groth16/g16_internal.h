@@ -44,7 +44,8 @@ typedef struct {
  * this very file was checked so (*checked: whether it was checked now); msg names the file and
  * the first bad point. */
 cuzk_g16_err g16_in_place_open(g16_in_place **out, const char *path, bool subgroup, cuzk_pool *pool,
-                               const _Atomic int *cancel, bool *checked, char *msg, size_t len);
+                               const _Atomic int *cancel, const cuzk_progress *progress,
+                               bool *checked, char *msg, size_t len);
 void g16_in_place_free(g16_in_place *ip);
 
 /* A streamed MSM's source over bases first .. first + count - 1 of query q (ctx is filled and

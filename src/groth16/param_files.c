@@ -32,7 +32,7 @@ cuzk_g16_err cuzk_g16_params_decode(const cuzk_file_map *m, const char *path, cu
                                     const _Atomic int *cancel, cuzk_g16_params **params, char *msg,
                                     size_t len) {
   cuzk_g16_read_error re = {0, NULL, 0};
-  cuzk_g16_read_opts ro = {false, pool, 0, cancel};
+  cuzk_g16_read_opts ro = {false, pool, 0, cancel, NULL};
   cuzk_g16_err e = cuzk_g16_params_read(params, m->data, m->len, &ro, &re);
   if (!e) return CUZK_G16_OK;
   if (re.what)

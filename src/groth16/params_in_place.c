@@ -75,7 +75,8 @@ static void write_mark(const char *mark, const char *line) {
 }
 
 cuzk_g16_err g16_in_place_open(g16_in_place **out, const char *path, bool subgroup, cuzk_pool *pool,
-                               const _Atomic int *cancel, bool *checked, char *msg, size_t len) {
+                               const _Atomic int *cancel, const cuzk_progress *progress,
+                               bool *checked, char *msg, size_t len) {
   *out = NULL;
   if (checked) *checked = false;
   g16_in_place *ip = calloc(1, sizeof *ip);
@@ -89,7 +90,8 @@ cuzk_g16_err g16_in_place_open(g16_in_place **out, const char *path, bool subgro
   bool have_mark = (size_t)snprintf(mark, sizeof mark, "%s.checked", path) < sizeof mark;
   identity_line(line, sizeof line, &ip->map);
   bool trusted = have_mark && ip->map.len && already_checked(mark, line, subgroup);
-  cuzk_g16_read_opts o = {.check_subgroup = subgroup, .pool = pool, .cancel = cancel};
+  cuzk_g16_read_opts o = {
+      .check_subgroup = subgroup, .pool = pool, .cancel = cancel, .progress = progress};
   cuzk_g16_read_error re = {0, NULL, 0};
   cuzk_g16_err e = ip->map.data ? g16_params_locate(ip->map.data, ip->map.len, &o, !trusted,
                                                     &ip->vk, ip->n, ip->off, &re)

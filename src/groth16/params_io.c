@@ -145,7 +145,7 @@ static cuzk_g16_err decode_point(void *dst, const uint8_t *src, bool g2, bool su
 typedef struct {
   const uint8_t *src;
   uint8_t *dst;
-  size_t n;
+  size_t n, base; /* base: the slice's first element (the parallel loop counts from 0) */
   bool g2, subgroup;
   _Atomic size_t first_bad; /* lowest failing index found so far; n if none */
   const _Atomic int *cancel;
@@ -159,6 +159,8 @@ static void decode_range(void *ctx, size_t begin, size_t end) {
     cuzk_g1_affine g1;
     cuzk_g2_affine g2;
   } scratch; /* a check without a destination decodes here */
+  begin += j->base;
+  end += j->base;
   for (size_t i = begin; i < end; i++) {
     /* Past a known failure nothing can become the reported one. */
     if (i >= atomic_load_explicit(&j->first_bad, memory_order_relaxed)) return;
@@ -177,17 +179,45 @@ static void decode_range(void *ctx, size_t begin, size_t end) {
   }
 }
 
-/* Decodes vector k into dst (NULL: checks it only); on failure reports its lowest bad element. */
+/* A reader's progress over all its query vectors (cuzk_g16_read_opts.progress). */
+typedef struct {
+  const cuzk_progress *p;
+  uint64_t done, total;
+} read_progress;
+
+/* Points reported at a time: a few seconds of decoding on two cores. */
+#define PROGRESS_SLICE ((size_t)1 << 22)
+
+static read_progress progress_of(const cuzk_g16_read_opts *o, const layout *lo) {
+  read_progress rp = {o->progress, 0, 0};
+  for (int k = V_H; k < V_COUNT; k++)
+    rp.total += lo->v[k].n;
+  return rp;
+}
+
+/* Decodes vector k into dst (NULL: checks it only); on failure reports its lowest bad element.
+ * With a progress (rp, may be NULL), in slices, reported after each. */
 static cuzk_g16_err decode_vector(void *dst, const uint8_t *buf, const span *s, int k,
                                   bool subgroup, cuzk_pool *pool, unsigned max_workers,
-                                  const _Atomic int *cancel, cuzk_g16_read_error *err) {
+                                  const _Atomic int *cancel, read_progress *rp,
+                                  cuzk_g16_read_error *err) {
   if (s->n == 0) return CUZK_G16_OK;
   bool g2 = k == V_B2;
   decode_job j = {
       .src = buf + s->off, .dst = dst, .n = s->n, .g2 = g2, .subgroup = subgroup, .cancel = cancel};
   atomic_init(&j.first_bad, s->n);
   atomic_init(&j.cancelled, false);
-  cuzk_parallel_for(pool, s->n, 0, decode_range, &j, max_workers);
+  size_t slice = rp && rp->p ? PROGRESS_SLICE : s->n;
+  for (size_t b = 0; b < s->n; b += slice) {
+    size_t e = s->n - b < slice ? s->n : b + slice;
+    j.base = b;
+    cuzk_parallel_for(pool, e - b, 0, decode_range, &j, max_workers);
+    if (atomic_load(&j.cancelled) || atomic_load(&j.first_bad) < s->n) break;
+    if (rp && rp->p) {
+      rp->done += e - b;
+      cuzk_progress_report(rp->p, vec_name[k], rp->done, rp->total);
+    }
+  }
   if (atomic_load(&j.cancelled)) return CUZK_G16_ECANCELLED;
   size_t bad = atomic_load(&j.first_bad);
   if (bad == s->n) return CUZK_G16_OK;
@@ -216,7 +246,7 @@ static cuzk_g16_err decode_vk(cuzk_g16_vk *vk, const uint8_t *buf, const layout 
     }
     pos += vk_fixed[i].g2 ? G2U : G1U;
   }
-  return decode_vector(vk->ic, buf, &lo->v[V_IC], V_IC, true, pool, max_workers, NULL, err);
+  return decode_vector(vk->ic, buf, &lo->v[V_IC], V_IC, true, pool, max_workers, NULL, NULL, err);
 }
 
 cuzk_g16_err cuzk_g16_vk_read(cuzk_g16_vk **out, const uint8_t *buf, size_t len,
@@ -255,13 +285,15 @@ cuzk_g16_err cuzk_g16_params_read(cuzk_g16_params **out, const uint8_t *buf, siz
   if (!p) return CUZK_G16_ENOMEM;
   e = decode_vk(&p->vk, buf, &lo, o.pool, o.max_workers, err);
   void *dst[V_COUNT] = {p->vk.ic, p->h, p->l, p->a, p->b_g1, p->b_g2};
+  read_progress rp = progress_of(&o, &lo);
   for (int k = V_H; k < V_COUNT && e == CUZK_G16_OK; k++)
     e = decode_vector(dst[k], buf, &lo.v[k], k, o.check_subgroup, o.pool, o.max_workers, o.cancel,
-                      err);
+                      &rp, err);
   if (e != CUZK_G16_OK) {
     cuzk_g16_params_free(p);
     return e;
   }
+  cuzk_progress_report(o.progress, "done", rp.total, rp.total);
   *out = p;
   return CUZK_G16_OK;
 }
@@ -280,17 +312,19 @@ cuzk_g16_err g16_params_locate(const uint8_t *buf, size_t len, const cuzk_g16_re
   cuzk_g16_vk *v = g16_vk_alloc(lo.v[V_IC].n);
   if (!v) return CUZK_G16_ENOMEM;
   e = decode_vk(v, buf, &lo, o.pool, o.max_workers, err);
+  read_progress rp = progress_of(&o, &lo);
   for (int k = V_H; k < V_COUNT && e == CUZK_G16_OK; k++) {
     n[k - V_H] = lo.v[k].n;
     off[k - V_H] = lo.v[k].off;
     if (check_points)
       e = decode_vector(NULL, buf, &lo.v[k], k, o.check_subgroup, o.pool, o.max_workers, o.cancel,
-                        err);
+                        &rp, err);
   }
   if (e != CUZK_G16_OK) {
     cuzk_g16_vk_free(v);
     return e;
   }
+  if (check_points) cuzk_progress_report(o.progress, "done", rp.total, rp.total);
   *vk = v;
   return CUZK_G16_OK;
 }

@@ -210,7 +210,7 @@ cuzk_g16_err cuzk_g16_prove_pce_set(cuzk_g16_proof *proofs, cuzk_cs *const *witn
 /* A decoded set on the CPU backend for the length of one call: the attachment borrows p. */
 static cuzk_g16_err with_cpu(const cuzk_g16_params *p, cuzk_g16_set **set) {
   if (!p) return CUZK_G16_EINVAL;
-  cuzk_g16_source src = {CUZK_G16_SOURCE_DECODED, p, NULL, NULL, false, false};
+  cuzk_g16_source src = {CUZK_G16_SOURCE_DECODED, p, NULL, NULL, false, false, NULL};
   return cuzk_g16_attach(set, cuzk_g16_backend_cpu(), &src, NULL, NULL, 0);
 }
 

@@ -416,18 +416,24 @@ int cli_load_params(cli_prover *pr, const char *cmd, const char *base, const cli
   double t0 = cli_now_s();
   char path[4200];
   snprintf(path, sizeof path, "%s.params", base);
-  cuzk_g16_source src = {CUZK_G16_SOURCE_DECODED, NULL, NULL, NULL, false, false};
+  cuzk_g16_source src = {CUZK_G16_SOURCE_DECODED, NULL, NULL, NULL, false, false, NULL};
   if (pa->in_place) { /* the key only; the backend maps the file and checks it once */
     if (cuzk_g16_pvk_load(base, &pr->pvk, msg, sizeof msg)) return cli_fail(1, "%s: %s", cmd, msg);
-    src = (cuzk_g16_source){CUZK_G16_SOURCE_MAPPED, NULL, NULL, path, true, false};
+    src = (cuzk_g16_source){CUZK_G16_SOURCE_MAPPED, NULL, NULL, path, true, false, NULL};
   } else {
     if (cuzk_g16_params_load(base, pr->pool, NULL, &pr->params, &pr->pvk, msg, sizeof msg))
       return cli_fail(1, "%s: %s", cmd, msg);
     src.params = pr->params;
   }
   cuzk_g16_exec x = {pr->pool, 0, NULL};
-  if (cuzk_g16_attach(&pr->set, NULL, &src, &x, msg, sizeof msg))
-    return cli_fail(1, "%s: %s", cmd, msg);
+  /* in place, a file not checked before: every point once (minutes at 32 GiB) */
+  cli_progress bar;
+  cli_progress_start(&bar, "checking the parameters", "points", false);
+  cuzk_progress cb = cli_progress_cb(&bar);
+  src.progress = &cb;
+  cuzk_g16_err ae = cuzk_g16_attach(&pr->set, NULL, &src, &x, msg, sizeof msg);
+  cli_progress_end(&bar);
+  if (ae) return cli_fail(1, "%s: %s", cmd, msg);
   pr->load_s = cli_now_s() - t0;
   if (!(pr->progress = calloc(1, sizeof *pr->progress))) return cli_fail(1, "out of memory");
   cli_progress_start(&pr->progress->bar, cmd, "partitions", true);
