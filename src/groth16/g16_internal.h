@@ -26,10 +26,12 @@ cuzk_g16_err g16_from_ec(cuzk_ec_err e);
 /* params_io.c: a full .params file's verifying key (decoded, fully checked) and where its query
  * vectors h, l, a, b_g1, b_g2 lie (counts n, byte offsets off); with check_points every query
  * point is checked as cuzk_g16_params_read would decode it (on the curve, not the identity, in
- * the subgroup with opts->check_subgroup), err naming the first bad one. *vk is the caller's. */
+ * the subgroup with opts->check_subgroup), err naming the first bad one; mapped: buf is a
+ * read-only file mapping, whose pages the check gives back as it goes (MADV_DONTNEED: the
+ * process's resident set does not grow with the file). *vk is the caller's. */
 cuzk_g16_err g16_params_locate(const uint8_t *buf, size_t len, const cuzk_g16_read_opts *opts,
-                               bool check_points, cuzk_g16_vk **vk, size_t n[5], size_t off[5],
-                               cuzk_g16_read_error *err);
+                               bool check_points, bool mapped, cuzk_g16_vk **vk, size_t n[5],
+                               size_t off[5], cuzk_g16_read_error *err);
 
 /* params_in_place.c: a parameter set read in place (docs/groth16.md "Parameters read in
  * place"): its own mapping of the .params file, the verifying key, the query vectors' counts and

@@ -93,7 +93,7 @@ cuzk_g16_err g16_in_place_open(g16_in_place **out, const char *path, bool subgro
   cuzk_g16_read_opts o = {
       .check_subgroup = subgroup, .pool = pool, .cancel = cancel, .progress = progress};
   cuzk_g16_read_error re = {0, NULL, 0};
-  cuzk_g16_err e = ip->map.data ? g16_params_locate(ip->map.data, ip->map.len, &o, !trusted,
+  cuzk_g16_err e = ip->map.data ? g16_params_locate(ip->map.data, ip->map.len, &o, !trusted, true,
                                                     &ip->vk, ip->n, ip->off, &re)
                                 : CUZK_G16_ETRUNCATED;
   if (e) {

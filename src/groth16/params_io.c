@@ -21,13 +21,14 @@
  *    of two (|h| = m - 1), and n_b2 != n_b1 (b_g1 and b_g2 list the same variables). These checks
  *    are stricter than bellperson's reader, which accepts any count.
  */
-#define _GNU_SOURCE /* mkstemp, fchmod */
+#define _GNU_SOURCE /* mkstemp, fchmod, MADV_DONTNEED */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -183,13 +184,14 @@ static void decode_range(void *ctx, size_t begin, size_t end) {
 typedef struct {
   const cuzk_progress *p;
   uint64_t done, total;
+  bool release; /* buf is a file mapping read once: each slice's pages leave our page tables */
 } read_progress;
 
 /* Points reported at a time: a few seconds of decoding on two cores. */
 #define PROGRESS_SLICE ((size_t)1 << 22)
 
 static read_progress progress_of(const cuzk_g16_read_opts *o, const layout *lo) {
-  read_progress rp = {o->progress, 0, 0};
+  read_progress rp = {o->progress, 0, 0, false};
   for (int k = V_H; k < V_COUNT; k++)
     rp.total += lo->v[k].n;
   return rp;
@@ -207,12 +209,19 @@ static cuzk_g16_err decode_vector(void *dst, const uint8_t *buf, const span *s, 
       .src = buf + s->off, .dst = dst, .n = s->n, .g2 = g2, .subgroup = subgroup, .cancel = cancel};
   atomic_init(&j.first_bad, s->n);
   atomic_init(&j.cancelled, false);
-  size_t slice = rp && rp->p ? PROGRESS_SLICE : s->n;
+  size_t slice = rp && (rp->p || rp->release) ? PROGRESS_SLICE : s->n;
   for (size_t b = 0; b < s->n; b += slice) {
     size_t e = s->n - b < slice ? s->n : b + slice;
     j.base = b;
     cuzk_parallel_for(pool, e - b, 0, decode_range, &j, max_workers);
     if (atomic_load(&j.cancelled) || atomic_load(&j.first_bad) < s->n) break;
+    if (rp && rp->release) { /* whole pages inside the slice; advice: failure costs nothing */
+      size_t sz = g2 ? G2U : G1U, page = (size_t)sysconf(_SC_PAGESIZE);
+      uintptr_t lo = (uintptr_t)(buf + s->off + b * sz), hi = (uintptr_t)(buf + s->off + e * sz);
+      lo = (lo + page - 1) & ~(uintptr_t)(page - 1);
+      hi &= ~(uintptr_t)(page - 1);
+      if (hi > lo) (void)madvise((void *)lo, hi - lo, MADV_DONTNEED);
+    }
     if (rp && rp->p) {
       rp->done += e - b;
       cuzk_progress_report(rp->p, vec_name[k], rp->done, rp->total);
@@ -299,8 +308,8 @@ cuzk_g16_err cuzk_g16_params_read(cuzk_g16_params **out, const uint8_t *buf, siz
 }
 
 cuzk_g16_err g16_params_locate(const uint8_t *buf, size_t len, const cuzk_g16_read_opts *opts,
-                               bool check_points, cuzk_g16_vk **vk, size_t n[5], size_t off[5],
-                               cuzk_g16_read_error *err) {
+                               bool check_points, bool mapped, cuzk_g16_vk **vk, size_t n[5],
+                               size_t off[5], cuzk_g16_read_error *err) {
   *vk = NULL;
   if (!buf) return CUZK_G16_EINVAL;
   set_err(err, 0, "file", 0);
@@ -313,6 +322,7 @@ cuzk_g16_err g16_params_locate(const uint8_t *buf, size_t len, const cuzk_g16_re
   if (!v) return CUZK_G16_ENOMEM;
   e = decode_vk(v, buf, &lo, o.pool, o.max_workers, err);
   read_progress rp = progress_of(&o, &lo);
+  rp.release = mapped;
   for (int k = V_H; k < V_COUNT && e == CUZK_G16_OK; k++) {
     n[k - V_H] = lo.v[k].n;
     off[k - V_H] = lo.v[k].off;
