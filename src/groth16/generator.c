@@ -689,7 +689,7 @@ cuzk_g16_err cuzk_g16_generate_fd(const cuzk_pce *pce, const uint8_t seed[32], i
   /* the pass size from the memory budget: three scalars a variable */
   size_t budget = o.mem_bytes ? o.mem_bytes : CUZK_G16_GEN_MEM_DEFAULT;
   size_t per_pass = budget / (3 * sizeof(cuzk_fr));
-  if (per_pass < 1024) per_pass = 1024;
+  if (per_pass < 16) per_pass = 16;
   if (per_pass > n_vars) per_pass = n_vars;
   err = CUZK_G16_ENOMEM;
   vk = g16_vk_alloc(n_in);

@@ -154,7 +154,8 @@ static cuzk_g16_err check_space(const char *base, uint64_t need, const cuzk_g16_
 /* The evaluator moved to a temporary .pce file beside base and mapped from it: the generator's
  * walks then give its pages back (cuzk_pce_release_rows) instead of holding them as anonymous
  * memory. The file is unlinked as soon as it is mapped (the mapping keeps the inode), so nothing
- * stays behind whatever happens next. On failure *pce is unchanged. */
+ * stays behind whatever happens next. On failure *pce is unchanged if the file could not be
+ * written, NULL if it could not be mapped back. */
 static cuzk_g16_err spill_pce(const char *base, cuzk_pce **pce, char *msg, size_t len) {
   char path[4200], why[512] = "";
   static const uint8_t tag[32];
@@ -163,12 +164,11 @@ static cuzk_g16_err spill_pce(const char *base, cuzk_pce **pce, char *msg, size_
     unlink(path);
     return fail(msg, len, CUZK_G16_EIO, "setup: writing %s: %s", path, strerror(errno));
   }
-  cuzk_pce *mapped = NULL;
-  cuzk_r1cs_err e = cuzk_pce_read_file(&mapped, path, "cuzk-setup", tag, NULL, why, sizeof why);
+  cuzk_pce_free(*pce); /* first: the two never resident together */
+  *pce = NULL;
+  cuzk_r1cs_err e = cuzk_pce_read_file(pce, path, "cuzk-setup", tag, NULL, why, sizeof why);
   unlink(path);
   if (e) return fail(msg, len, CUZK_G16_EIO, "setup: mapping the matrices back: %s", why);
-  cuzk_pce_free(*pce);
-  *pce = mapped;
   return CUZK_G16_OK;
 }
 
@@ -302,8 +302,10 @@ static cuzk_g16_err testgen_memory(const char *base, cuzk_cs *cs, uint64_t secto
   return e;
 }
 
-static cuzk_g16_err write_test_params(const char *base, cuzk_cs *cs, uint64_t sector_bytes,
-                                      cuzk_pool *pool, const cuzk_progress *progress,
+/* cs (owned: destroyed as soon as its matrices are in the evaluator, when *cs_owned) */
+static cuzk_g16_err write_test_params(const char *base, cuzk_cs **cs_owned, cuzk_cs *cs,
+                                      uint64_t sector_bytes, cuzk_pool *pool,
+                                      const cuzk_progress *progress,
                                       const cuzk_g16_testgen_opts *o, double *gen_s, char *msg,
                                       size_t len) {
   if (o->in_memory)
@@ -312,6 +314,10 @@ static cuzk_g16_err write_test_params(const char *base, cuzk_cs *cs, uint64_t se
   cuzk_r1cs_err r = cuzk_cs_finish(cs);
   if (!r) r = cuzk_cs_error(cs);
   if (!r) r = cuzk_pce_create(&pce, cs); /* a compact recording's matrices move: no copy */
+  if (cs_owned) { /* what the recording kept besides the matrices goes before the generation */
+    cuzk_cs_destroy(*cs_owned);
+    *cs_owned = NULL;
+  }
   if (r == CUZK_R1CS_ENOMEM) return fail(msg, len, CUZK_G16_ENOMEM, "setup: out of memory");
   if (r == CUZK_R1CS_ECANCELLED)
     return fail(msg, len, CUZK_G16_ECANCELLED, "setup: %s", cuzk_g16_strerror(CUZK_G16_ECANCELLED));
@@ -346,7 +352,7 @@ cuzk_g16_err cuzk_g16_setup_test_params_opts(const char *base, uint64_t sector_b
   if (!synth(cs, ctx, sub, sizeof sub))
     e = fail(msg, len, CUZK_G16_EINVAL, "setup: synthesis: %s", sub);
   else
-    e = write_test_params(base, cs, sector_bytes, pool, progress, &o, gen_s, msg, len);
+    e = write_test_params(base, &cs, cs, sector_bytes, pool, progress, &o, gen_s, msg, len);
   cuzk_cs_destroy(cs);
   return e;
 }
@@ -373,5 +379,5 @@ cuzk_g16_err cuzk_g16_write_test_params(const char *base, cuzk_cs *cs, uint64_t 
   if (!base || !cs) return fail(msg, len, CUZK_G16_EINVAL, "setup: NULL argument");
   cuzk_g16_testgen_opts o;
   cuzk_g16_testgen_opts_default(&o);
-  return write_test_params(base, cs, sector_bytes, pool, progress, &o, gen_s, msg, len);
+  return write_test_params(base, NULL, cs, sector_bytes, pool, progress, &o, gen_s, msg, len);
 }

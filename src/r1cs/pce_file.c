@@ -220,11 +220,11 @@ static const char *check_structure(const cuzk_pce *p) {
     const uint32_t *rp = m->row_ptr.p, *cols = m->cols.p;
     const uint16_t *coef = m->coef.p;
     if (rp[0] != 0 || rp[p->rows] != m->nnz) return "row pointers do not span the terms";
-    for (size_t r = 0; r < p->rows; r++)
-      if (rp[r + 1] < rp[r]) return "row pointers fall";
     for (size_t r0 = 0; r0 < p->rows; r0 += PCE_RELEASE_ROWS) {
       size_t r1 = p->rows - r0 < PCE_RELEASE_ROWS ? p->rows : r0 + PCE_RELEASE_ROWS;
       for (size_t r = r0; r < r1; r++) {
+        /* rp[rows] = nnz: a pointer above nnz falls further on (and must not be followed) */
+        if (rp[r + 1] < rp[r] || rp[r + 1] > m->nnz) return "row pointers fall";
         for (uint32_t t = rp[r]; t < rp[r + 1]; t++) {
           if (cols[t] >= width || coef[t] >= p->n_dict)
             return "a term's column or coefficient is out of range";

@@ -94,6 +94,7 @@ static const cli_opt opts[O_END] = {
     FLAG(O_DIGEST, NULL, "--digest"),
     VALUE(O_DETERMINISTIC, NULL, "--deterministic"),
     FLAG(O_QUIET, "-q", "--quiet"),
+    VALUE(O_PCE_FILE, NULL, "--pce-file"),
 };
 
 /* The id among ids whose spelling k is, *inline_val the value of "--long=V" (else NULL);

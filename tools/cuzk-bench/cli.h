@@ -129,7 +129,8 @@ enum {
   O_SYNTHESIS,
   O_DIGEST,
   O_DETERMINISTIC,
-  O_QUIET, /* -q/--quiet: no progress line (progress.h) */
+  O_QUIET,    /* -q/--quiet: no progress line (progress.h) */
+  O_PCE_FILE, /* synth-only --pce-file: the recorded matrices kept in a .pce file */
   O_END    /* one past the last id */
 };
 
