@@ -456,9 +456,10 @@ static cuzk_g16_err gs_shape_build(gs_shape *s, const cuzk_pce *pce) {
       size_t r1 = s->rows - r0 < GS_ROWS ? s->rows : r0 + GS_ROWS;
       for (size_t t = mt->row_ptr[r0]; t < mt->row_ptr[r1]; t++)
         if (s->coef_kind[mt->coef[t]]) bits[mt->cols[t] / 64] |= UINT64_C(1) << (mt->cols[t] % 64);
-      cuzk_pce_release_rows(pce, r0, r1);
+      cuzk_pce_release_rows(pce, r0 ? r0 - GS_ROWS : 0, r1); /* the block before too: pce.h */
     }
   }
+  cuzk_pce_release_rows(pce, 0, s->rows);
   cuzk_g16_gen_plan *p = &s->plan;
   p->n_ic = s->n_in, p->n_l = s->n_aux, p->n_h = s->m - 1;
   for (size_t w = 0; w < words; w++) {
@@ -786,8 +787,10 @@ cuzk_g16_err cuzk_g16_generate_fd(const cuzk_pce *pce, const uint8_t seed[32], i
       }
       gs_acc_job J = {&P, cnt};
       cuzk_parallel_for(o.pool, P.shards, 1, gs_acc_range, &J, o.max_workers);
-      if (r0 < s.rows) cuzk_pce_release_rows(pce, r0, r0 + cnt < s.rows ? r0 + cnt : s.rows);
+      if (r0 < s.rows) /* the block before too: pce.h */
+        cuzk_pce_release_rows(pce, r0 ? r0 - GS_ROWS : 0, r0 + cnt < s.rows ? r0 + cnt : s.rows);
     }
+    cuzk_pce_release_rows(pce, 0, s.rows);
     gs_ext_job X = {.P = &P, .alpha = alpha, .beta = beta, .gamma_inv = gamma_inv,
                     .delta_inv = delta_inv};
     atomic_init(&X.unconstrained, false);

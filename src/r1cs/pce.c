@@ -74,9 +74,10 @@ static void densities(cuzk_pce *p) {
         else if (k == 1)
           mark(p->dens[1], col);
       }
-      cuzk_pce_release_rows(p, r0, r1);
+      cuzk_pce_release_rows(p, r0 ? r0 - PCE_RELEASE_ROWS : 0, r1); /* pce.h */
     }
   }
+  cuzk_pce_release_rows(p, 0, p->rows);
 }
 
 cuzk_r1cs_err cuzk_pce_create(cuzk_pce **out, cuzk_cs *record) {

@@ -233,9 +233,10 @@ static const char *check_structure(const cuzk_pce *p) {
             return "a row's columns are not strictly ascending";
         }
       }
-      cuzk_pce_release_rows(p, r0, r1);
+      cuzk_pce_release_rows(p, r0 ? r0 - PCE_RELEASE_ROWS : 0, r1); /* pce.h */
     }
   }
+  cuzk_pce_release_rows(p, 0, p->rows);
   return NULL;
 }
 
