@@ -337,9 +337,9 @@ static int so_record(so_pce *pc, const so_input *in, const char *pce_file) {
   for (int k = 0; k < 3; k++)
     if (!(pc->buf[k] = malloc(SPMV_BLOCK * sizeof(cuzk_fr))))
       return cli_fail(1, "synth-only: out of memory");
-  printf("pce:        matrices recorded in %.2f s: %zu constraints, %zu coefficients, %.2f GiB "
+  printf("pce:        matrices %s in %.2f s: %zu constraints, %zu coefficients, %.2f GiB "
          "(%.1f B/constraint)\n",
-         pc->record_s, cuzk_pce_num_constraints(pc->pce), cuzk_pce_num_coefficients(pc->pce),
+         cuzk_pce_mapped(pc->pce) ? "mapped" : "recorded", pc->record_s, cuzk_pce_num_constraints(pc->pce), cuzk_pce_num_coefficients(pc->pce),
          (double)cuzk_pce_bytes(pc->pce) / (1u << 30),
          (double)cuzk_pce_bytes(pc->pce) / (double)cuzk_pce_num_constraints(pc->pce));
   return -1;
