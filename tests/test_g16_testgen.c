@@ -231,6 +231,17 @@ int main(void) {
     snprintf(want, sizeof want, "%zu bytes needed", ref_n + vk_n + 4096);
     CHECK_MSG(e == CUZK_G16_EIO && strstr(msg, want) && strstr(msg, "1000 bytes free"), "%s", msg);
     CHECK(!exists(base, ".params") && !exists(base, ".params.partial") && !exists(base, ".vk"));
+    o.free_bytes = (int64_t)(ref_n + vk_n + 4096); /* room for the files, not the .pce too: */
+    o.spill_pce_bytes = 0;                            /* the evaluator stays in memory */
+    e = cuzk_g16_setup_test_params_opts(base, 2048, synth_fn, NULL, NULL, NULL, &o, NULL, msg,
+                                        sizeof msg);
+    CHECK_MSG(e == CUZK_G16_OK && exists(base, ".params") && !exists(base, ".setup.pce.partial"),
+              "just enough space: %s", msg);
+    snprintf(path, sizeof path, "%s.params", base);
+    CHECK(unlink(path) == 0);
+    snprintf(path, sizeof path, "%s.vk", base);
+    CHECK(unlink(path) == 0);
+    o.free_bytes = 1000;
     o.in_memory = true; /* the in-memory path checks too, after generating */
     e = cuzk_g16_setup_test_params_opts(base, 2048, synth_fn, NULL, NULL, NULL, &o, NULL, msg,
                                         sizeof msg);

@@ -130,7 +130,7 @@ static bool free_space(const char *base, const cuzk_g16_testgen_opts *o, uint64_
 /* The space check: what the files need against what is free, an error naming both. A partial
  * file of an earlier run (truncated when this one starts) counts as free. */
 static cuzk_g16_err check_space(const char *base, uint64_t need, const cuzk_g16_testgen_opts *o,
-                                char *msg, size_t len) {
+                                uint64_t *avail_out, char *msg, size_t len) {
   uint64_t avail;
   if (!free_space(base, o, &avail))
     return fail(msg, len, CUZK_G16_EIO, "setup: cannot tell the free space beside %s: %s", base,
@@ -140,6 +140,7 @@ static cuzk_g16_err check_space(const char *base, uint64_t need, const cuzk_g16_
   snprintf(partial, sizeof partial, "%s.params.partial", base);
   if (o->free_bytes < 0 && stat(partial, &st) == 0 && S_ISREG(st.st_mode))
     avail += (uint64_t)st.st_blocks * 512;
+  if (avail_out) *avail_out = avail;
   if (need > avail)
     return fail(msg, len, CUZK_G16_EIO,
                 "setup: not enough disk space for %s.{params,vk,meta}: %llu bytes needed "
@@ -204,8 +205,11 @@ static cuzk_g16_err testgen_stream(const char *base, cuzk_pce **pce, bool may_sp
   cuzk_g16_err e = cuzk_g16_gen_plan_of(*pce, &plan);
   if (e) return fail(msg, len, e, "setup: %s", cuzk_g16_strerror(e));
   bool spill = may_spill && !cuzk_pce_mapped(*pce) && cuzk_pce_bytes(*pce) >= o->spill_pce_bytes;
-  uint64_t need = plan.params_bytes + plan.vk_bytes + META_BYTES;
-  if ((e = check_space(base, need + (spill ? cuzk_pce_bytes(*pce) : 0), o, msg, len))) return e;
+  uint64_t need = plan.params_bytes + plan.vk_bytes + META_BYTES, avail = 0;
+  if ((e = check_space(base, need, o, &avail, msg, len))) return e;
+  /* the temporary .pce only where the disk holds it too: otherwise the evaluator stays in memory
+   * (its size more resident, the same file) */
+  if (spill && avail - need < cuzk_pce_bytes(*pce)) spill = false;
   if (spill && (e = spill_pce(base, pce, msg, len))) return e;
   char path[4200], partial[4200];
   snprintf(path, sizeof path, "%s.params", base);
@@ -286,7 +290,7 @@ static cuzk_g16_err testgen_memory(const char *base, cuzk_cs *cs, uint64_t secto
   if (gen_s) *gen_s = now_s() - t0;
   uint64_t need =
       cuzk_g16_params_size(params) + cuzk_g16_vk_size(&params->vk) + META_BYTES;
-  if ((e = check_space(base, need, o, msg, len))) {
+  if ((e = check_space(base, need, o, NULL, msg, len))) {
     cuzk_g16_params_free(params);
     return e;
   }
