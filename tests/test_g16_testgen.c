@@ -171,9 +171,8 @@ int main(void) {
     o.mem_bytes = runs[r].mem;
     o.seed = seed;
     o.spill_pce_bytes = runs[r].spill ? 0 : SIZE_MAX;
-    cuzk_g16_err e = cuzk_g16_setup_test_params_opts(base, 2048, synth_fn, NULL,
-                                                     runs[r].pool ? pool : NULL, NULL, &o, NULL,
-                                                     msg, sizeof msg);
+    cuzk_g16_err e = cuzk_g16_setup_test_params_opts(
+        base, 2048, synth_fn, NULL, runs[r].pool ? pool : NULL, NULL, &o, NULL, msg, sizeof msg);
     CHECK_MSG(e == CUZK_G16_OK, "run %zu: %s", r, msg);
     snprintf(path, sizeof path, "%s.params", base);
     blob b = slurp(path);
@@ -232,7 +231,7 @@ int main(void) {
     CHECK_MSG(e == CUZK_G16_EIO && strstr(msg, want) && strstr(msg, "1000 bytes free"), "%s", msg);
     CHECK(!exists(base, ".params") && !exists(base, ".params.partial") && !exists(base, ".vk"));
     o.free_bytes = (int64_t)(ref_n + vk_n + 4096); /* room for the files, not the .pce too: */
-    o.spill_pce_bytes = 0;                            /* the evaluator stays in memory */
+    o.spill_pce_bytes = 0;                         /* the evaluator stays in memory */
     e = cuzk_g16_setup_test_params_opts(base, 2048, synth_fn, NULL, NULL, NULL, &o, NULL, msg,
                                         sizeof msg);
     CHECK_MSG(e == CUZK_G16_OK && exists(base, ".params") && !exists(base, ".setup.pce.partial"),

@@ -172,9 +172,9 @@ cuzk_g16_err cuzk_g16_generate(cuzk_g16_params **out, cuzk_cs *cs, const uint8_t
  * many passes over the matrices as that needs) plus fixed buffers (~40 MiB), whatever the
  * circuit's size; a mapped evaluator's pages are given back behind each walk. */
 typedef struct {
-  size_t n_ic, n_h, n_l, n_a, n_b;                /* vector lengths (b_g1 and b_g2: n_b) */
+  size_t n_ic, n_h, n_l, n_a, n_b;                      /* vector lengths (b_g1 and b_g2: n_b) */
   uint64_t ic_off, h_off, l_off, a_off, b1_off, b2_off; /* each vector's count field */
-  uint64_t vk_bytes, params_bytes;                 /* the .vk file; the whole .params file */
+  uint64_t vk_bytes, params_bytes;                      /* the .vk file; the whole .params file */
 } cuzk_g16_gen_plan;
 #define CUZK_G16_GEN_MEM_DEFAULT ((size_t)2 << 30)
 typedef struct {
@@ -283,13 +283,13 @@ typedef bool (*cuzk_g16_synth_fn)(cuzk_cs *cs, const void *ctx, char *msg, size_
 /* How TEST parameters are made (cuzk_g16_testgen_opts_default: from the environment, see
  * docs/groth16.md "TEST parameters written as they are made"). */
 typedef struct {
-  bool in_memory;          /* cuzk_g16_generate, then the files (CUZK_SETUP_GENERATOR=memory) */
-  size_t mem_bytes;        /* the streaming generator's pass size (CUZK_SETUP_MEM_MIB); 0: default */
-  const uint8_t *seed;     /* 32 bytes, or NULL: SHA-256 of base (what setup uses) */
-  int64_t free_bytes;      /* tests: the free space to assume; < 0: statvfs of base's directory */
-  size_t spill_pce_bytes;  /* an evaluator of at least this size is written to a temporary .pce
-                              file and mapped (its pages then leave the resident set); default
-                              64 MiB; SIZE_MAX: never */
+  bool in_memory;         /* cuzk_g16_generate, then the files (CUZK_SETUP_GENERATOR=memory) */
+  size_t mem_bytes;       /* the streaming generator's pass size (CUZK_SETUP_MEM_MIB); 0: default */
+  const uint8_t *seed;    /* 32 bytes, or NULL: SHA-256 of base (what setup uses) */
+  int64_t free_bytes;     /* tests: the free space to assume; < 0: statvfs of base's directory */
+  size_t spill_pce_bytes; /* an evaluator of at least this size is written to a temporary .pce
+                             file and mapped (its pages then leave the resident set); default
+                             64 MiB; SIZE_MAX: never */
 } cuzk_g16_testgen_opts;
 void cuzk_g16_testgen_opts_default(cuzk_g16_testgen_opts *o);
 /* TEST parameters of pce's circuit as cuzk_g16_write_test_params writes them: free space checked

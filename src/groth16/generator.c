@@ -445,7 +445,10 @@ static cuzk_g16_err gs_shape_build(gs_shape *s, const cuzk_pce *pce) {
   cuzk_fr_neg(&minus_one, &cuzk_fr_one);
   for (size_t i = 0; i < nd; i++) {
     const cuzk_fr *c = &s->mat[0].dict[i];
-    s->coef_kind[i] = cuzk_fr_is_zero(c) ? 0 : cuzk_fr_is_one(c) ? 1 : cuzk_fr_eq(c, &minus_one) ? 2 : 3;
+    s->coef_kind[i] = cuzk_fr_is_zero(c)          ? 0
+                      : cuzk_fr_is_one(c)         ? 1
+                      : cuzk_fr_eq(c, &minus_one) ? 2
+                                                  : 3;
   }
   for (size_t v = 0; v < s->n_in; v++) /* input constraint v: A holds input v with 1 */
     s->in_a[v / 64] |= UINT64_C(1) << (v % 64);
@@ -525,8 +528,9 @@ static cuzk_g16_err gs_put(gs_out *o, const char *step, const cuzk_fr *k, size_t
   for (size_t i = 0; i < n; i += GS_CHUNK) {
     size_t c = n - i < GS_CHUNK ? n - i : GS_CHUNK;
     cuzk_progress_report(o->progress, step, o->done, o->total);
-    cuzk_g16_err e = g2 ? g2_fb_mul_many(o->p2, &o->t2, k + i, c, o->pool, o->max_workers, o->progress)
-                        : g1_fb_mul_many(o->p1, &o->t1, k + i, c, o->pool, o->max_workers, o->progress);
+    cuzk_g16_err e =
+        g2 ? g2_fb_mul_many(o->p2, &o->t2, k + i, c, o->pool, o->max_workers, o->progress)
+           : g1_fb_mul_many(o->p1, &o->t1, k + i, c, o->pool, o->max_workers, o->progress);
     if (e) return e;
     if (keep) memcpy(keep + i, o->p1, c * sizeof *keep);
     gs_enc enc = {g2 ? (const void *)o->p2 : (const void *)o->p1, o->bytes, g2};
@@ -743,7 +747,7 @@ cuzk_g16_err cuzk_g16_generate_fd(const cuzk_pce *pce, const uint8_t seed[32], i
   const struct {
     uint64_t off;
     size_t n;
-  } counts[6] = {{pl->ic_off, pl->n_ic}, {pl->h_off, pl->n_h},   {pl->l_off, pl->n_l},
+  } counts[6] = {{pl->ic_off, pl->n_ic}, {pl->h_off, pl->n_h},  {pl->l_off, pl->n_l},
                  {pl->a_off, pl->n_a},   {pl->b1_off, pl->n_b}, {pl->b2_off, pl->n_b}};
   for (int i = 0; i < 6; i++) {
     uint8_t b[4];
@@ -791,8 +795,8 @@ cuzk_g16_err cuzk_g16_generate_fd(const cuzk_pce *pce, const uint8_t seed[32], i
         cuzk_pce_release_rows(pce, r0 ? r0 - GS_ROWS : 0, r0 + cnt < s.rows ? r0 + cnt : s.rows);
     }
     cuzk_pce_release_rows(pce, 0, s.rows);
-    gs_ext_job X = {.P = &P, .alpha = alpha, .beta = beta, .gamma_inv = gamma_inv,
-                    .delta_inv = delta_inv};
+    gs_ext_job X = {
+        .P = &P, .alpha = alpha, .beta = beta, .gamma_inv = gamma_inv, .delta_inv = delta_inv};
     atomic_init(&X.unconstrained, false);
     atomic_init(&X.root, false);
     cuzk_parallel_for(o.pool, P.nv, 0, gs_ext_range, &X, o.max_workers);

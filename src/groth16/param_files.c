@@ -288,8 +288,7 @@ static cuzk_g16_err testgen_memory(const char *base, cuzk_cs *cs, uint64_t secto
   cuzk_g16_err e = cuzk_g16_generate(&params, cs, seed, pool, 0, progress);
   if (e) return fail(msg, len, e, "setup: generating: %s", cuzk_g16_strerror(e));
   if (gen_s) *gen_s = now_s() - t0;
-  uint64_t need =
-      cuzk_g16_params_size(params) + cuzk_g16_vk_size(&params->vk) + META_BYTES;
+  uint64_t need = cuzk_g16_params_size(params) + cuzk_g16_vk_size(&params->vk) + META_BYTES;
   if ((e = check_space(base, need, o, NULL, msg, len))) {
     cuzk_g16_params_free(params);
     return e;
@@ -309,9 +308,8 @@ static cuzk_g16_err testgen_memory(const char *base, cuzk_cs *cs, uint64_t secto
 /* cs (owned: destroyed as soon as its matrices are in the evaluator, when *cs_owned) */
 static cuzk_g16_err write_test_params(const char *base, cuzk_cs **cs_owned, cuzk_cs *cs,
                                       uint64_t sector_bytes, cuzk_pool *pool,
-                                      const cuzk_progress *progress,
-                                      const cuzk_g16_testgen_opts *o, double *gen_s, char *msg,
-                                      size_t len) {
+                                      const cuzk_progress *progress, const cuzk_g16_testgen_opts *o,
+                                      double *gen_s, char *msg, size_t len) {
   if (o->in_memory)
     return testgen_memory(base, cs, sector_bytes, pool, progress, o, gen_s, msg, len);
   cuzk_pce *pce = NULL;
@@ -348,7 +346,7 @@ cuzk_g16_err cuzk_g16_setup_test_params_opts(const char *base, uint64_t sector_b
   cuzk_cs_opts co;
   cuzk_cs_opts_default(&co, CUZK_CS_RECORD);
   co.cancel = progress ? progress->cancel : NULL; /* the blank synthesis stops too */
-  co.record_compact = !o.in_memory; /* 6 bytes a term, moved into the evaluator */
+  co.record_compact = !o.in_memory;               /* 6 bytes a term, moved into the evaluator */
   cuzk_cs *cs;
   if (cuzk_cs_create(&cs, &co)) return fail(msg, len, CUZK_G16_ENOMEM, "setup: out of memory");
   char sub[512] = "";

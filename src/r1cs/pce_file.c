@@ -257,9 +257,9 @@ cuzk_r1cs_err cuzk_pce_read_file(cuzk_pce **out, const char *path, const char *c
   size_t off[N_PIECES], len[N_PIECES], size = 0;
   if (map.len < sizeof h) {
     why = "shorter than its header";
-  } else if (memcpy(&h, map.data, sizeof h), memcmp(h.magic, MAGIC, 8) ||
-                                                 (h.version != VERSION && h.version != VERSION_PACKED) ||
-                                                 h.header_bytes != sizeof h) {
+  } else if (memcpy(&h, map.data, sizeof h),
+             memcmp(h.magic, MAGIC, 8) || (h.version != VERSION && h.version != VERSION_PACKED) ||
+                 h.header_bytes != sizeof h) {
     why = "not a cuzk .pce file of this version";
   } else if (h.circuit_id[ID_LEN - 1] || strcmp(h.circuit_id, circuit_id)) {
     why = "recorded for another circuit";

@@ -131,7 +131,7 @@ enum {
   O_DETERMINISTIC,
   O_QUIET,    /* -q/--quiet: no progress line (progress.h) */
   O_PCE_FILE, /* synth-only --pce-file: the recorded matrices kept in a .pce file */
-  O_END    /* one past the last id */
+  O_END       /* one past the last id */
 };
 
 /* The option parser of every command. A command lists the ids it takes, 0-terminated, e.g.

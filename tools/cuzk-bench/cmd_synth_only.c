@@ -153,10 +153,22 @@ static const char usage[] =
     "                     .pce file\"); recorded and written there first when it is missing or\n"
     "                     unusable\n";
 
-static const int opts[] = {O_HELP,       O_PERF,      O_SHAPE_ONLY, O_C1,
-                           O_REQUEST,    O_PERF_JSON, O_MODE,       O_PARTITION,
-                           O_SECTOR_NUM, O_MINER,     O_ITERATIONS, O_LC_INLINE,
-                           O_SYNTHESIS,  O_THREADS,   O_DIGEST,     O_PCE_FILE,
+static const int opts[] = {O_HELP,
+                           O_PERF,
+                           O_SHAPE_ONLY,
+                           O_C1,
+                           O_REQUEST,
+                           O_PERF_JSON,
+                           O_MODE,
+                           O_PARTITION,
+                           O_SECTOR_NUM,
+                           O_MINER,
+                           O_ITERATIONS,
+                           O_LC_INLINE,
+                           O_SYNTHESIS,
+                           O_THREADS,
+                           O_DIGEST,
+                           O_PCE_FILE,
                            0};
 
 static int so_number(so_args *a, int id, const char *k, const char *v) {
@@ -339,7 +351,8 @@ static int so_record(so_pce *pc, const so_input *in, const char *pce_file) {
       return cli_fail(1, "synth-only: out of memory");
   printf("pce:        matrices %s in %.2f s: %zu constraints, %zu coefficients, %.2f GiB "
          "(%.1f B/constraint)\n",
-         cuzk_pce_mapped(pc->pce) ? "mapped" : "recorded", pc->record_s, cuzk_pce_num_constraints(pc->pce), cuzk_pce_num_coefficients(pc->pce),
+         cuzk_pce_mapped(pc->pce) ? "mapped" : "recorded", pc->record_s,
+         cuzk_pce_num_constraints(pc->pce), cuzk_pce_num_coefficients(pc->pce),
          (double)cuzk_pce_bytes(pc->pce) / (1u << 30),
          (double)cuzk_pce_bytes(pc->pce) / (double)cuzk_pce_num_constraints(pc->pce));
   return -1;
