@@ -120,6 +120,8 @@ static void spit(const char *path, const uint8_t *p, size_t n) {
 
 /* the header's layout (pce_file.c): magic, version, size, circuit id, tag, body SHA-256, counts */
 enum { HDR = 216, OFF_SHA = 120, OFF_COUNTS = 152, OFF_NDICT = 176, N_COUNTS = 8 };
+/* version 3: every piece starts at a multiple of 64 bytes */
+static size_t al64(size_t x) { return (x + 63) / 64 * 64; }
 
 /* Reads path expecting a refusal whose message contains want. */
 static void refused(const char *path, const uint8_t tag[32], const char *want, const char *what) {
@@ -225,7 +227,7 @@ int main(void) {
   spit(bad, m, b.n);
   refused(bad, tag, "not a cuzk .pce file of this version", "magic");
   memcpy(m, b.p, b.n);
-  m[8] = 3;
+  m[8] = 4;
   spit(bad, m, b.n);
   refused(bad, tag, "not a cuzk .pce file of this version", "version");
   size_t flips[] = {HDR, HDR + 100, b.n / 3, b.n - 1};
@@ -252,7 +254,7 @@ int main(void) {
     memcpy(m, b.p, b.n);
     uint64_t ndict;
     memcpy(&ndict, m + OFF_NDICT, 8);
-    size_t cols_a = HDR + ndict * 32 + 1501 * 4; /* A's first column */
+    size_t cols_a = al64(al64(al64(HDR) + ndict * 32) + 1501 * 4); /* A's first column */
     uint32_t big = 0x7fffffff;
     memcpy(m + cols_a, &big, 4);
     cuzk_sha256(m + OFF_SHA, m + HDR, b.n - HDR);
@@ -265,8 +267,8 @@ int main(void) {
     uint64_t ndict, rows;
     memcpy(&ndict, b.p + OFF_NDICT, 8);
     memcpy(&rows, b.p + OFF_COUNTS + 16, 8);
-    const uint8_t *rp = b.p + HDR + ndict * 32;
-    size_t cols_a = HDR + ndict * 32 + (rows + 1) * 4, t = SIZE_MAX;
+    const uint8_t *rp = b.p + al64(al64(HDR) + ndict * 32);
+    size_t cols_a = al64(al64(al64(HDR) + ndict * 32) + (rows + 1) * 4), t = SIZE_MAX;
     uint64_t nnz_a;
     memcpy(&nnz_a, b.p + OFF_COUNTS + 32, 8);
     for (size_t r = 0; r < rows && t == SIZE_MAX; r++) { /* the first row with two terms */
@@ -277,7 +279,7 @@ int main(void) {
     }
     CHECK(t != SIZE_MAX);
     if (t != SIZE_MAX) {
-      size_t coef_a = cols_a + nnz_a * 4;
+      size_t coef_a = al64(cols_a + nnz_a * 4);
       for (int repeat = 0; repeat < 2; repeat++) {
         memcpy(m, b.p, b.n);
         uint32_t c0, c1;
@@ -310,6 +312,48 @@ int main(void) {
     cuzk_sha256(m + OFF_SHA, m + HDR, b.n - HDR);
     spit(bad, m, b.n);
     refused(bad, tag, "a segment mark lies outside the circuit", "mark beyond the aux");
+  }
+  /* nonzero padding between two pieces, the digest fixed up around it */
+  {
+    memcpy(m, b.p, b.n);
+    CHECK(m[HDR] == 0);
+    m[HDR] = 1;
+    cuzk_sha256(m + OFF_SHA, m + HDR, b.n - HDR);
+    spit(bad, m, b.n);
+    refused(bad, tag, "padding between its pieces is not zero", "nonzero padding");
+  }
+  /* the file is mapped (version 3); a version-2 file (pieces packed: the same pieces without the
+   * padding) is still read, into memory, to the same matrices and products */
+  CHECK(back && cuzk_pce_mapped(back) && cuzk_pce_mapped_bytes(back) == b.n);
+  CHECK(cuzk_pce_mapped_bytes(pce) == 0 && !cuzk_pce_mapped(pce));
+  {
+    uint8_t *v2 = malloc(b.n);
+    memcpy(v2, b.p, HDR);
+    uint64_t ver = 2, ndict, rows, nnz[3], nmarks;
+    memcpy(v2 + 8, &ver, 8);
+    memcpy(&ndict, b.p + OFF_NDICT, 8);
+    memcpy(&rows, b.p + OFF_COUNTS + 16, 8);
+    memcpy(nnz, b.p + OFF_COUNTS + 32, 24);
+    memcpy(&nmarks, b.p + OFF_COUNTS + 56, 8);
+    size_t len[11] = {ndict * 32}, at = HDR, from = HDR;
+    for (int k = 0; k < 3; k++)
+      len[1 + 3 * k] = (rows + 1) * 4, len[2 + 3 * k] = nnz[k] * 4, len[3 + 3 * k] = nnz[k] * 2;
+    len[10] = nmarks * 12;
+    for (int i = 0; i < 11; i++) {
+      from = al64(from);
+      memcpy(v2 + at, b.p + from, len[i]);
+      at += len[i], from += len[i];
+    }
+    CHECK(from == b.n && at < b.n);
+    cuzk_sha256(v2 + OFF_SHA, v2 + HDR, at - HDR);
+    spit(bad, v2, at);
+    cuzk_pce *old = NULL;
+    CHECK_MSG(cuzk_pce_read_file(&old, bad, "test-circuit", tag, NULL, msg, sizeof msg) ==
+                  CUZK_R1CS_OK,
+              "version 2: %s", msg);
+    CHECK(old && !cuzk_pce_mapped(old) && same_matrices(pce, old));
+    cuzk_pce_free(old);
+    free(v2);
   }
   free(m);
   free(b.p);

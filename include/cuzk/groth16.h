@@ -168,6 +168,35 @@ cuzk_g16_err cuzk_g16_generate(cuzk_g16_params **out, cuzk_cs *cs, const uint8_t
                                cuzk_pool *pool, unsigned max_workers,
                                const cuzk_progress *progress);
 
+/* The streaming generator (docs/groth16.md "TEST parameters written as they are made"): the
+ * same parameters, byte for byte, as cuzk_g16_generate on the same circuit and seed, computed
+ * from the recorded matrices (cuzk/pce.h: the per-input constraints are implied) and written
+ * into a file at their final offsets as they are made. Resident memory: three scalars per
+ * variable of a pass (mem_bytes, default CUZK_G16_GEN_MEM_DEFAULT; the variables are taken in as
+ * many passes over the matrices as that needs) plus fixed buffers (~40 MiB), whatever the
+ * circuit's size; a mapped evaluator's pages are given back behind each walk. */
+typedef struct {
+  size_t n_ic, n_h, n_l, n_a, n_b;                      /* vector lengths (b_g1 and b_g2: n_b) */
+  uint64_t ic_off, h_off, l_off, a_off, b1_off, b2_off; /* each vector's count field */
+  uint64_t vk_bytes, params_bytes;                      /* the .vk file; the whole .params file */
+} cuzk_g16_gen_plan;
+#define CUZK_G16_GEN_MEM_DEFAULT ((size_t)2 << 30)
+typedef struct {
+  cuzk_pool *pool; /* NULL: the calling thread */
+  unsigned max_workers;
+  const cuzk_progress *progress; /* as cuzk_g16_generate's, plus "matrices" as each pass starts */
+  size_t mem_bytes;              /* a pass's a(tau), b(tau), c(tau); 0: the default */
+} cuzk_g16_gen_opts;
+/* The file's shape for pce's circuit (one walk over A and B); ESHAPE past 2^27 constraints. */
+cuzk_g16_err cuzk_g16_gen_plan_of(const cuzk_pce *pce, cuzk_g16_gen_plan *out);
+/* Writes the whole .params file into fd (opened for writing; bytes 0 .. params_bytes, with
+ * pwrite: the caller sizes, syncs and names the file) and returns the verifying key (*vk, the
+ * .vk file's content). EUNCONSTRAINED as cuzk_g16_generate; ECANCELLED on progress's cancel
+ * (checked between chunks); EIO if a write fails; ESHAPE if tau is a root of a column's
+ * polynomial (probability < 2^-220; the file would differ from cuzk_g16_generate's). */
+cuzk_g16_err cuzk_g16_generate_fd(const cuzk_pce *pce, const uint8_t seed[32], int fd,
+                                  cuzk_g16_vk **vk, const cuzk_g16_gen_opts *opts);
+
 /* ---- prover (docs/spec/groth16.md §4) -------------------------------------------------------- */
 typedef struct {
   double h_s; /* iNTT, coset NTT, quotient, inverse coset NTT */
@@ -255,6 +284,34 @@ cuzk_g16_err cuzk_g16_write_test_params(const char *base, cuzk_cs *cs, uint64_t 
  * RECORD-mode system (false with msg; progress's cancel flag is the system's, cuzk_cs_opts), then
  * the parameters are generated and written. What every proof kind's "setup" is. */
 typedef bool (*cuzk_g16_synth_fn)(cuzk_cs *cs, const void *ctx, char *msg, size_t msg_len);
+/* How TEST parameters are made (cuzk_g16_testgen_opts_default: from the environment, see
+ * docs/groth16.md "TEST parameters written as they are made"). */
+typedef struct {
+  bool in_memory;         /* cuzk_g16_generate, then the files (CUZK_SETUP_GENERATOR=memory) */
+  size_t mem_bytes;       /* the streaming generator's pass size (CUZK_SETUP_MEM_MIB); 0: default */
+  const uint8_t *seed;    /* 32 bytes, or NULL: SHA-256 of base (what setup uses) */
+  int64_t free_bytes;     /* tests: the free space to assume; < 0: statvfs of base's directory */
+  size_t spill_pce_bytes; /* an evaluator of at least this size is written to a temporary .pce
+                             file and mapped (its pages then leave the resident set); default
+                             64 MiB; SIZE_MAX: never */
+} cuzk_g16_testgen_opts;
+void cuzk_g16_testgen_opts_default(cuzk_g16_testgen_opts *o);
+/* TEST parameters of pce's circuit as cuzk_g16_write_test_params writes them: free space checked
+ * first (an error naming the bytes needed and free), the .params file written as it is made
+ * into base.params.partial (removed on any failure or cancel) and renamed at the end, then .vk
+ * and .meta. opts NULL: the defaults (in_memory is ignored: the matrices alone cannot feed
+ * cuzk_g16_generate). */
+cuzk_g16_err cuzk_g16_write_test_params_pce(const char *base, const cuzk_pce *pce,
+                                            uint64_t sector_bytes, cuzk_pool *pool,
+                                            const cuzk_progress *progress,
+                                            const cuzk_g16_testgen_opts *opts, double *gen_s,
+                                            char *msg, size_t msg_len);
+/* cuzk_g16_setup_test_params with explicit options (NULL: cuzk_g16_testgen_opts_default). */
+cuzk_g16_err cuzk_g16_setup_test_params_opts(const char *base, uint64_t sector_bytes,
+                                             cuzk_g16_synth_fn synth, const void *ctx,
+                                             cuzk_pool *pool, const cuzk_progress *progress,
+                                             const cuzk_g16_testgen_opts *opts, double *gen_s,
+                                             char *msg, size_t msg_len);
 cuzk_g16_err cuzk_g16_setup_test_params(const char *base, uint64_t sector_bytes,
                                         cuzk_g16_synth_fn synth, const void *ctx, cuzk_pool *pool,
                                         const cuzk_progress *progress, double *gen_s, char *msg,

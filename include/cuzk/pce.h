@@ -45,6 +45,21 @@ size_t cuzk_pce_num_aux(const cuzk_pce *p);
 size_t cuzk_pce_num_constraints(const cuzk_pce *p);
 size_t cuzk_pce_num_coefficients(const cuzk_pce *p); /* the dictionary's size */
 size_t cuzk_pce_bytes(const cuzk_pce *p);
+/* Of those, the bytes that lie in a mapped .pce file (cuzk_pce_read_file of a version-3 file):
+ * page cache, shared and reclaimable, not the process's anonymous memory; 0 otherwise. */
+size_t cuzk_pce_mapped_bytes(const cuzk_pce *p);
+/* Whether the matrices point into a mapped .pce file. */
+bool cuzk_pce_mapped(const cuzk_pce *p);
+/* Rows first .. end-1 of the three matrices will not be read again soon: for a mapped evaluator
+ * their pages leave this process's resident set (the page cache keeps them; a later read faults
+ * them back in without I/O while it does). A no-op for an evaluator in memory. For walks over a
+ * 32 GiB circuit's matrices (the TEST-parameter generator) that must not hold them all. A walk
+ * by blocks releases the block before the current one with it, and everything at its end: a
+ * fault maps the neighbouring cached pages too (fault-around, whole large folios of the page
+ * cache), so reads map back what was just released around them (measured on a 76 MB file: the
+ * reads of 256 KiB of row pointers mapped all 6.6 MB of them again; released per block only,
+ * 97 % of the row pointers stayed resident after the walk, none after a release at the end). */
+void cuzk_pce_release_rows(const cuzk_pce *p, size_t first, size_t end);
 /* Where the recording's segments started and ended (cuzk_cs_segments; none if the circuit has
  * none), for cuzk_cs_set_layout: the witness of this circuit then runs its segments at once. */
 size_t cuzk_pce_marks(const cuzk_pce *p, const cuzk_cs_mark **out);
@@ -81,7 +96,13 @@ void cuzk_pce_eval(const cuzk_pce *p, const cuzk_fr *inputs, const cuzk_fr *aux,
  * SHA-256 of the body. Written to a temporary file and renamed. */
 cuzk_r1cs_err cuzk_pce_write_file(const cuzk_pce *p, const char *path, const char *circuit_id,
                                   const uint8_t tag[32]);
-/* EIO when the file cannot be opened; EINVAL when it is not usable — another version or circuit,
+/* The file is mapped, not read: the matrices point into the mapping (the page cache holds them),
+ * after the same checks as ever (header, tag, exact size, the body's SHA-256, the matrices'
+ * structure), made a 64 MiB chunk at a time with the pages given back behind them. The file must
+ * not be truncated in place while the evaluator lives (writers rename a new file over it, which
+ * leaves the mapped one intact). A version-2 file (before the pieces were aligned) is read into
+ * memory as before.
+ * EIO when the file cannot be opened; EINVAL when it is not usable — another version or circuit,
  * stale (another tag), truncated or padded, a body whose SHA-256 differs, matrices out of range —
  * with msg saying which; the caller then records again and rewrites it. cancel (may be NULL):
  * read between the body's 64 MiB chunks; once nonzero, ECANCELLED (nothing returned). */

@@ -400,10 +400,11 @@ bool eng_srs_acquire(cuzk_engine *e, srs_set *s, eng_job *j, double *load_s, cha
     s->pvk = pvk;
     s->pce = pce;
     s->loaded_base = used;
-    /* what the set pins: a set read in place pins no bases (the page cache holds what the
-     * MSMs read, and gives it back under pressure) */
+    /* what the set pins: a set read in place pins no bases, a mapped .pce none of its matrices
+     * (the page cache holds what the prover reads, and gives it back under pressure) */
     s->in_place = in_place;
-    s->bytes = (in_place ? 0 : cuzk_g16_params_size(params)) + (pce ? cuzk_pce_bytes(pce) : 0);
+    s->bytes = (in_place ? 0 : cuzk_g16_params_size(params)) +
+               (pce ? cuzk_pce_bytes(pce) - cuzk_pce_mapped_bytes(pce) : 0);
     e->srs_bytes += s->bytes;
     s->refs++;
     s->last_used = eng_now();

@@ -2,12 +2,16 @@
 /* A circuit's parameter files as one unit (docs/groth16.md "Parameter files"): loading base.params
  * and base.vk with messages that name the file, and writing TEST parameters for a synthesized
  * circuit. Every proof kind uses these through its own file naming. */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#define _GNU_SOURCE /* fallocate */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cuzk/errmsg.h"
 #include "cuzk/groth16.h"
@@ -85,24 +89,282 @@ static bool make_parent_dirs(const char *base) {
   return true;
 }
 
-cuzk_g16_err cuzk_g16_setup_test_params(const char *base, uint64_t sector_bytes,
-                                        cuzk_g16_synth_fn synth, const void *ctx, cuzk_pool *pool,
-                                        const cuzk_progress *progress, double *gen_s, char *msg,
-                                        size_t len) {
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+void cuzk_g16_testgen_opts_default(cuzk_g16_testgen_opts *o) {
+  memset(o, 0, sizeof *o);
+  o->free_bytes = -1;
+  o->spill_pce_bytes = (size_t)64 << 20;
+  const char *g = getenv("CUZK_SETUP_GENERATOR"), *mem = getenv("CUZK_SETUP_MEM_MIB");
+  o->in_memory = g && !strcmp(g, "memory");
+  if (mem && *mem) {
+    char *end;
+    unsigned long long mib = strtoull(mem, &end, 10);
+    if (!*end && mib && mib < ((size_t)1 << 40)) o->mem_bytes = (size_t)mib << 20;
+  }
+}
+
+/* Bytes free to an unprivileged writer in the directory of base (statvfs), or the options'. */
+static bool free_space(const char *base, const cuzk_g16_testgen_opts *o, uint64_t *out) {
+  if (o->free_bytes >= 0) {
+    *out = (uint64_t)o->free_bytes;
+    return true;
+  }
+  char dir[4096];
+  const char *slash = strrchr(base, '/');
+  size_t n = slash ? (size_t)(slash - base) : 0;
+  if (n >= sizeof dir) return false;
+  if (slash && n == 0) n = 1; /* "/name" */
+  memcpy(dir, slash ? base : ".", slash ? n : 1);
+  dir[slash ? n : 1] = 0;
+  struct statvfs st;
+  if (statvfs(dir, &st) != 0) return false;
+  *out = (uint64_t)st.f_bavail * (uint64_t)st.f_frsize;
+  return true;
+}
+
+/* The space check: what the files need against what is free, an error naming both. A partial
+ * file of an earlier run (truncated when this one starts) counts as free. */
+static cuzk_g16_err check_space(const char *base, uint64_t need, const cuzk_g16_testgen_opts *o,
+                                uint64_t *avail_out, char *msg, size_t len) {
+  uint64_t avail;
+  if (!free_space(base, o, &avail))
+    return fail(msg, len, CUZK_G16_EIO, "setup: cannot tell the free space beside %s: %s", base,
+                strerror(errno));
+  char partial[4200];
+  struct stat st;
+  snprintf(partial, sizeof partial, "%s.params.partial", base);
+  if (o->free_bytes < 0 && stat(partial, &st) == 0 && S_ISREG(st.st_mode))
+    avail += (uint64_t)st.st_blocks * 512;
+  if (avail_out) *avail_out = avail;
+  if (need > avail)
+    return fail(msg, len, CUZK_G16_EIO,
+                "setup: not enough disk space for %s.{params,vk,meta}: %llu bytes needed "
+                "(%.2f GiB), %llu bytes free (%.2f GiB)",
+                base, (unsigned long long)need, (double)need / (double)(1u << 30),
+                (unsigned long long)avail, (double)avail / (double)(1u << 30));
+  return CUZK_G16_OK;
+}
+
+#define META_BYTES 4096 /* a .meta file's block, at most */
+
+/* The evaluator moved to a temporary .pce file beside base and mapped from it: the generator's
+ * walks then give its pages back (cuzk_pce_release_rows) instead of holding them as anonymous
+ * memory. The file is unlinked as soon as it is mapped (the mapping keeps the inode), so nothing
+ * stays behind whatever happens next. On failure *pce is unchanged if the file could not be
+ * written, NULL if it could not be mapped back. */
+static cuzk_g16_err spill_pce(const char *base, cuzk_pce **pce, char *msg, size_t len) {
+  char path[4200], why[512] = "";
+  static const uint8_t tag[32];
+  snprintf(path, sizeof path, "%s.setup.pce.partial", base);
+  if (cuzk_pce_write_file(*pce, path, "cuzk-setup", tag) != CUZK_R1CS_OK) {
+    unlink(path);
+    return fail(msg, len, CUZK_G16_EIO, "setup: writing %s: %s", path, strerror(errno));
+  }
+  cuzk_pce_free(*pce); /* first: the two never resident together */
+  *pce = NULL;
+  cuzk_r1cs_err e = cuzk_pce_read_file(pce, path, "cuzk-setup", tag, NULL, why, sizeof why);
+  unlink(path);
+  if (e) return fail(msg, len, CUZK_G16_EIO, "setup: mapping the matrices back: %s", why);
+  return CUZK_G16_OK;
+}
+
+/* The .vk and .meta files beside a .params file already in place. */
+static cuzk_g16_err write_vk_meta(const char *base, const cuzk_g16_vk *vk, uint64_t sector_bytes,
+                                  char *msg, size_t len) {
+  char path[4200];
+  snprintf(path, sizeof path, "%s.vk", base);
+  cuzk_g16_err e = cuzk_g16_vk_write_file(vk, path);
+  if (!e) {
+    snprintf(path, sizeof path, "%s.meta", base);
+    e = cuzk_g16_meta_write_file(path, sector_bytes, true);
+  }
+  if (e) return fail(msg, len, e, "setup: writing %s: %s", path, cuzk_g16_strerror(e));
+  return CUZK_G16_OK;
+}
+
+/* The streaming path; *pce may be replaced by its mapped copy (may_spill). */
+static cuzk_g16_err testgen_stream(const char *base, cuzk_pce **pce, bool may_spill,
+                                   uint64_t sector_bytes, cuzk_pool *pool,
+                                   const cuzk_progress *progress, const cuzk_g16_testgen_opts *o,
+                                   double *gen_s, char *msg, size_t len) {
+  if (!make_parent_dirs(base))
+    return fail(msg, len, CUZK_G16_EIO, "setup: cannot create the directory of %s: %s", base,
+                strerror(errno));
+  double t0 = now_s();
+  uint8_t seed[32];
+  if (o->seed)
+    memcpy(seed, o->seed, 32);
+  else
+    cuzk_sha256(seed, base, strlen(base)); /* deterministic per file name */
+  cuzk_g16_gen_plan plan;
+  cuzk_g16_err e = cuzk_g16_gen_plan_of(*pce, &plan);
+  if (e) return fail(msg, len, e, "setup: %s", cuzk_g16_strerror(e));
+  bool spill = may_spill && !cuzk_pce_mapped(*pce) && cuzk_pce_bytes(*pce) >= o->spill_pce_bytes;
+  uint64_t need = plan.params_bytes + plan.vk_bytes + META_BYTES, avail = 0;
+  if ((e = check_space(base, need, o, &avail, msg, len))) return e;
+  /* the temporary .pce only where the disk holds it too: otherwise the evaluator stays in memory
+   * (its size more resident, the same file) */
+  if (spill && avail - need < cuzk_pce_bytes(*pce)) spill = false;
+  if (spill && (e = spill_pce(base, pce, msg, len))) return e;
+  char path[4200], partial[4200];
+  snprintf(path, sizeof path, "%s.params", base);
+  snprintf(partial, sizeof partial, "%s.params.partial", base);
+  int fd = open(partial, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0)
+    return fail(msg, len, CUZK_G16_EIO, "setup: creating %s: %s", partial, strerror(errno));
+  /* the whole file reserved up front: a disk that fills meanwhile fails here, not at 90 % */
+  if (fallocate(fd, 0, 0, (off_t)plan.params_bytes) != 0) {
+    int err = errno;
+    if ((err != EOPNOTSUPP && err != ENOSYS) || ftruncate(fd, (off_t)plan.params_bytes) != 0) {
+      close(fd);
+      unlink(partial);
+      return fail(msg, len, CUZK_G16_EIO, "setup: reserving %llu bytes for %s: %s",
+                  (unsigned long long)plan.params_bytes, partial, strerror(err));
+    }
+  }
+  cuzk_g16_gen_opts go = {.pool = pool, .progress = progress, .mem_bytes = o->mem_bytes};
+  cuzk_g16_vk *vk = NULL;
+  e = cuzk_g16_generate_fd(*pce, seed, fd, &vk, &go);
+  int err = 0;
+  if (!e && (fsync(fd) != 0 || close(fd) != 0)) {
+    err = errno;
+    e = CUZK_G16_EIO;
+    fd = -1;
+  }
+  if (e) {
+    if (fd >= 0) close(fd);
+    unlink(partial);
+    cuzk_g16_vk_free(vk);
+    if (err) return fail(msg, len, e, "setup: writing %s: %s", partial, strerror(err));
+    return fail(msg, len, e, "setup: generating %s: %s", path, cuzk_g16_strerror(e));
+  }
+  if (rename(partial, path) != 0) {
+    err = errno;
+    unlink(partial);
+    cuzk_g16_vk_free(vk);
+    return fail(msg, len, CUZK_G16_EIO, "setup: renaming %s: %s", partial, strerror(err));
+  }
+  if (gen_s) *gen_s = now_s() - t0;
+  e = write_vk_meta(base, vk, sector_bytes, msg, len);
+  cuzk_g16_vk_free(vk);
+  return e;
+}
+
+cuzk_g16_err cuzk_g16_write_test_params_pce(const char *base, const cuzk_pce *pce,
+                                            uint64_t sector_bytes, cuzk_pool *pool,
+                                            const cuzk_progress *progress,
+                                            const cuzk_g16_testgen_opts *opts, double *gen_s,
+                                            char *msg, size_t len) {
+  if (!base || !pce) return fail(msg, len, CUZK_G16_EINVAL, "setup: NULL argument");
+  cuzk_g16_testgen_opts o;
+  if (opts)
+    o = *opts;
+  else
+    cuzk_g16_testgen_opts_default(&o);
+  cuzk_pce *p = (cuzk_pce *)(uintptr_t)pce; /* never replaced: no spill of the caller's */
+  return testgen_stream(base, &p, false, sector_bytes, pool, progress, &o, gen_s, msg, len);
+}
+
+/* The in-memory path (cuzk_g16_generate, then the files), as before the streaming generator. */
+static cuzk_g16_err testgen_memory(const char *base, cuzk_cs *cs, uint64_t sector_bytes,
+                                   cuzk_pool *pool, const cuzk_progress *progress,
+                                   const cuzk_g16_testgen_opts *o, double *gen_s, char *msg,
+                                   size_t len) {
+  if (!make_parent_dirs(base))
+    return fail(msg, len, CUZK_G16_EIO, "setup: cannot create the directory of %s: %s", base,
+                strerror(errno));
+  double t0 = now_s();
+  uint8_t seed[32];
+  if (o->seed)
+    memcpy(seed, o->seed, 32);
+  else
+    cuzk_sha256(seed, base, strlen(base)); /* deterministic per file name */
+  cuzk_g16_params *params;
+  cuzk_g16_err e = cuzk_g16_generate(&params, cs, seed, pool, 0, progress);
+  if (e) return fail(msg, len, e, "setup: generating: %s", cuzk_g16_strerror(e));
+  if (gen_s) *gen_s = now_s() - t0;
+  uint64_t need = cuzk_g16_params_size(params) + cuzk_g16_vk_size(&params->vk) + META_BYTES;
+  if ((e = check_space(base, need, o, NULL, msg, len))) {
+    cuzk_g16_params_free(params);
+    return e;
+  }
+  char path[4200];
+  snprintf(path, sizeof path, "%s.params", base);
+  e = cuzk_g16_params_write_file(params, path);
+  if (e) {
+    cuzk_g16_params_free(params);
+    return fail(msg, len, e, "setup: writing %s: %s", path, cuzk_g16_strerror(e));
+  }
+  e = write_vk_meta(base, &params->vk, sector_bytes, msg, len);
+  cuzk_g16_params_free(params);
+  return e;
+}
+
+/* cs (owned: destroyed as soon as its matrices are in the evaluator, when *cs_owned) */
+static cuzk_g16_err write_test_params(const char *base, cuzk_cs **cs_owned, cuzk_cs *cs,
+                                      uint64_t sector_bytes, cuzk_pool *pool,
+                                      const cuzk_progress *progress, const cuzk_g16_testgen_opts *o,
+                                      double *gen_s, char *msg, size_t len) {
+  if (o->in_memory)
+    return testgen_memory(base, cs, sector_bytes, pool, progress, o, gen_s, msg, len);
+  cuzk_pce *pce = NULL;
+  cuzk_r1cs_err r = cuzk_cs_finish(cs);
+  if (!r) r = cuzk_cs_error(cs);
+  if (!r) r = cuzk_pce_create(&pce, cs); /* a compact recording's matrices move: no copy */
+  if (cs_owned) { /* what the recording kept besides the matrices goes before the generation */
+    cuzk_cs_destroy(*cs_owned);
+    *cs_owned = NULL;
+  }
+  if (r == CUZK_R1CS_ENOMEM) return fail(msg, len, CUZK_G16_ENOMEM, "setup: out of memory");
+  if (r == CUZK_R1CS_ECANCELLED)
+    return fail(msg, len, CUZK_G16_ECANCELLED, "setup: %s", cuzk_g16_strerror(CUZK_G16_ECANCELLED));
+  if (r)
+    return fail(msg, len, CUZK_G16_ESYNTH, "setup: the recorded circuit: %s",
+                cuzk_r1cs_strerror(r));
+  cuzk_g16_err e =
+      testgen_stream(base, &pce, true, sector_bytes, pool, progress, o, gen_s, msg, len);
+  cuzk_pce_free(pce);
+  return e;
+}
+
+cuzk_g16_err cuzk_g16_setup_test_params_opts(const char *base, uint64_t sector_bytes,
+                                             cuzk_g16_synth_fn synth, const void *ctx,
+                                             cuzk_pool *pool, const cuzk_progress *progress,
+                                             const cuzk_g16_testgen_opts *opts, double *gen_s,
+                                             char *msg, size_t len) {
   if (!base || !synth) return fail(msg, len, CUZK_G16_EINVAL, "setup: NULL argument");
-  cuzk_cs_opts o;
-  cuzk_cs_opts_default(&o, CUZK_CS_RECORD);
-  o.cancel = progress ? progress->cancel : NULL; /* the blank synthesis stops too */
+  cuzk_g16_testgen_opts o;
+  if (opts)
+    o = *opts;
+  else
+    cuzk_g16_testgen_opts_default(&o);
+  cuzk_cs_opts co;
+  cuzk_cs_opts_default(&co, CUZK_CS_RECORD);
+  co.cancel = progress ? progress->cancel : NULL; /* the blank synthesis stops too */
+  co.record_compact = !o.in_memory;               /* 6 bytes a term, moved into the evaluator */
   cuzk_cs *cs;
-  if (cuzk_cs_create(&cs, &o)) return fail(msg, len, CUZK_G16_ENOMEM, "setup: out of memory");
+  if (cuzk_cs_create(&cs, &co)) return fail(msg, len, CUZK_G16_ENOMEM, "setup: out of memory");
   char sub[512] = "";
   cuzk_g16_err e = CUZK_G16_OK;
   if (!synth(cs, ctx, sub, sizeof sub))
     e = fail(msg, len, CUZK_G16_EINVAL, "setup: synthesis: %s", sub);
   else
-    e = cuzk_g16_write_test_params(base, cs, sector_bytes, pool, progress, gen_s, msg, len);
+    e = write_test_params(base, &cs, cs, sector_bytes, pool, progress, &o, gen_s, msg, len);
   cuzk_cs_destroy(cs);
   return e;
+}
+
+cuzk_g16_err cuzk_g16_setup_test_params(const char *base, uint64_t sector_bytes,
+                                        cuzk_g16_synth_fn synth, const void *ctx, cuzk_pool *pool,
+                                        const cuzk_progress *progress, double *gen_s, char *msg,
+                                        size_t len) {
+  return cuzk_g16_setup_test_params_opts(base, sector_bytes, synth, ctx, pool, progress, NULL,
+                                         gen_s, msg, len);
 }
 
 bool cuzk_g16_param_base(char *out, size_t len, const char *dir, const char *prefix,
@@ -117,30 +379,7 @@ cuzk_g16_err cuzk_g16_write_test_params(const char *base, cuzk_cs *cs, uint64_t 
                                         cuzk_pool *pool, const cuzk_progress *progress,
                                         double *gen_s, char *msg, size_t len) {
   if (!base || !cs) return fail(msg, len, CUZK_G16_EINVAL, "setup: NULL argument");
-  if (!make_parent_dirs(base))
-    return fail(msg, len, CUZK_G16_EIO, "setup: cannot create the directory of %s: %s", base,
-                strerror(errno));
-  struct timespec t0, t1;
-  clock_gettime(CLOCK_MONOTONIC, &t0);
-  uint8_t seed[32];
-  cuzk_sha256(seed, base, strlen(base)); /* deterministic per file name */
-  cuzk_g16_params *params;
-  cuzk_g16_err e = cuzk_g16_generate(&params, cs, seed, pool, 0, progress);
-  if (e) return fail(msg, len, e, "setup: generating: %s", cuzk_g16_strerror(e));
-  clock_gettime(CLOCK_MONOTONIC, &t1);
-  if (gen_s) *gen_s = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-  char path[4200];
-  snprintf(path, sizeof path, "%s.params", base);
-  e = cuzk_g16_params_write_file(params, path);
-  if (!e) {
-    snprintf(path, sizeof path, "%s.vk", base);
-    e = cuzk_g16_vk_write_file(&params->vk, path);
-  }
-  if (!e) {
-    snprintf(path, sizeof path, "%s.meta", base);
-    e = cuzk_g16_meta_write_file(path, sector_bytes, true);
-  }
-  cuzk_g16_params_free(params);
-  if (e) return fail(msg, len, e, "setup: writing %s: %s", path, cuzk_g16_strerror(e));
-  return CUZK_G16_OK;
+  cuzk_g16_testgen_opts o;
+  cuzk_g16_testgen_opts_default(&o);
+  return write_test_params(base, NULL, cs, sector_bytes, pool, progress, &o, gen_s, msg, len);
 }

@@ -60,18 +60,24 @@ static cuzk_r1cs_err take_matrices(cuzk_pce *p, cuzk_cs *cs) {
   return CUZK_R1CS_OK;
 }
 
-/* The densities from the column pattern of A and B. */
+/* The densities from the column pattern of A and B (a mapped evaluator's pages leave the
+ * resident set behind the walk). */
 static void densities(cuzk_pce *p) {
   for (int k = 0; k < 2; k++) {
-    const uint32_t *cols = p->m[k].cols.p;
-    for (size_t t = 0; t < p->m[k].nnz; t++) {
-      size_t col = cols[t];
-      if (col >= p->inputs)
-        mark(p->dens[k == 0 ? 0 : 2], col - p->inputs);
-      else if (k == 1)
-        mark(p->dens[1], col);
+    const uint32_t *cols = p->m[k].cols.p, *rp = p->m[k].row_ptr.p;
+    for (size_t r0 = 0; r0 < p->rows; r0 += PCE_RELEASE_ROWS) {
+      size_t r1 = p->rows - r0 < PCE_RELEASE_ROWS ? p->rows : r0 + PCE_RELEASE_ROWS;
+      for (size_t t = rp[r0]; t < rp[r1]; t++) {
+        size_t col = cols[t];
+        if (col >= p->inputs)
+          mark(p->dens[k == 0 ? 0 : 2], col - p->inputs);
+        else if (k == 1)
+          mark(p->dens[1], col);
+      }
+      cuzk_pce_release_rows(p, r0 ? r0 - PCE_RELEASE_ROWS : 0, r1); /* pce.h */
     }
   }
+  cuzk_pce_release_rows(p, 0, p->rows);
 }
 
 cuzk_r1cs_err cuzk_pce_create(cuzk_pce **out, cuzk_cs *record) {
@@ -183,11 +189,12 @@ cuzk_r1cs_err cuzk_pce_record(cuzk_pce **out, cuzk_pce_blank_fn blank, const voi
 void cuzk_pce_free(cuzk_pce *p) {
   if (!p) return;
   for (int k = 0; k < 3; k++) {
-    cuzk_vec_free(&p->m[k].row_ptr);
-    cuzk_vec_free(&p->m[k].cols);
-    cuzk_vec_free(&p->m[k].coef);
+    cuzk_vec *v[3] = {&p->m[k].row_ptr, &p->m[k].cols, &p->m[k].coef};
+    for (int j = 0; j < 3; j++)
+      if (v[j]->cap) cuzk_vec_free(v[j]); /* cap 0: NULL, or inside the mapped file */
     free(p->dens[k]);
   }
+  cuzk_file_map_close(&p->map);
   free(p->dict);
   free(p->small);
   free(p->dict64);
@@ -200,6 +207,7 @@ size_t cuzk_pce_num_aux(const cuzk_pce *p) { return p->aux; }
 size_t cuzk_pce_num_constraints(const cuzk_pce *p) { return p->rows; }
 size_t cuzk_pce_num_coefficients(const cuzk_pce *p) { return p->n_dict; }
 size_t cuzk_pce_bytes(const cuzk_pce *p) { return p->bytes; }
+size_t cuzk_pce_mapped_bytes(const cuzk_pce *p) { return p->map.len; }
 size_t cuzk_pce_marks(const cuzk_pce *p, const cuzk_cs_mark **out) {
   *out = p->marks;
   return p->n_marks;

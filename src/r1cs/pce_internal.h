@@ -6,12 +6,16 @@
 
 #include <stdint.h>
 
+#include "cuzk/file_map.h"
 #include "cuzk/pce.h"
 #include "util/vec.h"
 
 #define PCE_SMALL_MAX INT32_MAX /* a row has < 2^32 terms: its integer sum fits in int64_t */
 #define PCE_NOT_SMALL INT64_MIN
+/* rows walked between two cuzk_pce_release_rows of a mapped evaluator's pages */
+#define PCE_RELEASE_ROWS ((size_t)1 << 16)
 
+/* A vector with cap 0 and p set points into the mapped .pce file (map): not owned. */
 typedef struct {
   cuzk_vec row_ptr; /* uint32_t, rows + 1 */
   cuzk_vec cols;    /* uint32_t z indices: input i is i, aux j is num_inputs + j */
@@ -32,6 +36,7 @@ struct cuzk_pce {
   cuzk_cs_mark *marks; /* where the recording's segments start and end (cuzk_cs_segments) */
   size_t n_marks;
   size_t bytes;
+  cuzk_file_map map; /* the .pce file the matrices point into (pce_file.c), or empty */
 };
 
 /* With the matrices and dictionary in place: the densities from the column pattern, capacity

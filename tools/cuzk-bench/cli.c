@@ -4,7 +4,9 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,6 +96,7 @@ static const cli_opt opts[O_END] = {
     VALUE(O_DETERMINISTIC, NULL, "--deterministic"),
     FLAG(O_QUIET, "-q", "--quiet"),
     FLAG(O_IN_PLACE, NULL, "--in-place"),
+    VALUE(O_PCE_FILE, NULL, "--pce-file"),
 };
 
 /* The id among ids whose spelling k is, *inline_val the value of "--long=V" (else NULL);
@@ -338,6 +341,14 @@ static bool params_present(const char *base) {
   return true;
 }
 
+/* setup's Ctrl-C / SIGTERM: the generator stops at its next chunk and removes its .partial file
+ * (a 32 GiB set reserves tens of GB up front); a second signal kills at once (SA_RESETHAND). */
+static _Atomic int setup_stop;
+static void setup_signal(int sig) {
+  (void)sig;
+  atomic_store(&setup_stop, 1);
+}
+
 int cli_setup_params(const char *name, const char *base, bool if_missing, cli_gen_params_fn gen,
                      const void *proof, const char *dir) {
   if (if_missing && params_present(base)) {
@@ -352,7 +363,17 @@ int cli_setup_params(const char *name, const char *base, bool if_missing, cli_ge
   cli_progress bar;
   cli_progress_start(&bar, what, "points", false);
   cuzk_progress cb = cli_progress_cb(&bar);
+  struct sigaction sa, old_int, old_term;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = setup_signal;
+  sa.sa_flags = SA_RESETHAND;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, &old_int);
+  sigaction(SIGTERM, &sa, &old_term);
+  cb.cancel = &setup_stop;
   int rc = gen(proof, dir, pool, &cb, &gen_s, msg, sizeof msg);
+  sigaction(SIGINT, &old_int, NULL);
+  sigaction(SIGTERM, &old_term, NULL);
   cli_progress_end(&bar);
   cuzk_pool_destroy(pool);
   if (rc) return cli_fail(1, "%s", msg);

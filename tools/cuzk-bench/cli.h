@@ -132,6 +132,7 @@ enum {
   O_DETERMINISTIC,
   O_QUIET,    /* -q/--quiet: no progress line (progress.h) */
   O_IN_PLACE, /* prove --in-place */
+  O_PCE_FILE, /* synth-only --pce-file: the recorded matrices kept in a .pce file */
   O_END       /* one past the last id */
 };
 

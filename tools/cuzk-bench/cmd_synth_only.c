@@ -120,7 +120,7 @@ static void counters_print(int iter, FILE *json, bool last) {
 typedef enum { SYN_PCE, SYN_PROVE, SYN_RAW } so_synthesis;
 
 typedef struct {
-  const char *c1_path, *request_path, *json_path, *mode_s, *synthesis_s;
+  const char *c1_path, *request_path, *json_path, *mode_s, *synthesis_s, *pce_file;
   uint64_t sector, miner, iters, lc_inline;
   int partition;
   bool perf, shape_only, porep_opts, digest; /* porep_opts: --partition/--sector-num/--miner-id */
@@ -148,12 +148,28 @@ static const char usage[] =
     "                     refused up front when its estimated memory exceeds MemAvailable\n"
     "  --mode prove|witness  one constraint-system mode alone (witness: no a, b, c at all)\n"
     "  --shape-only       counts only (SHAPE mode)\n"
-    "  --digest           a 64-bit digest of a, b, c per matrix (equal across pce and prove)\n";
+    "  --digest           a 64-bit digest of a, b, c per matrix (equal across pce and prove)\n"
+    "  --pce-file PATH    (pce) the matrices from the .pce file PATH, mapped (docs/r1cs.md \"The\n"
+    "                     .pce file\"); recorded and written there first when it is missing or\n"
+    "                     unusable\n";
 
-static const int opts[] = {O_HELP,       O_PERF,      O_SHAPE_ONLY, O_C1,
-                           O_REQUEST,    O_PERF_JSON, O_MODE,       O_PARTITION,
-                           O_SECTOR_NUM, O_MINER,     O_ITERATIONS, O_LC_INLINE,
-                           O_SYNTHESIS,  O_THREADS,   O_DIGEST,     0};
+static const int opts[] = {O_HELP,
+                           O_PERF,
+                           O_SHAPE_ONLY,
+                           O_C1,
+                           O_REQUEST,
+                           O_PERF_JSON,
+                           O_MODE,
+                           O_PARTITION,
+                           O_SECTOR_NUM,
+                           O_MINER,
+                           O_ITERATIONS,
+                           O_LC_INLINE,
+                           O_SYNTHESIS,
+                           O_THREADS,
+                           O_DIGEST,
+                           O_PCE_FILE,
+                           0};
 
 static int so_number(so_args *a, int id, const char *k, const char *v) {
   uint64_t x;
@@ -189,6 +205,7 @@ static int so_parse(so_args *a, int argc, char **argv) {
     case O_PERF_JSON: a->json_path = v, a->perf = true; break;
     case O_MODE: a->mode_s = v; break;
     case O_SYNTHESIS: a->synthesis_s = v; break;
+    case O_PCE_FILE: a->pce_file = v; break;
     case O_THREADS:
       if (cli_prove_arg(&a->pa, id, v) < 0) return 2;
       break;
@@ -312,17 +329,30 @@ typedef struct {
 } so_pce;
 
 /* The circuit's matrices, recorded from the blank circuit of the input's first position. */
-static int so_record(so_pce *pc, const so_input *in) {
+static int so_record(so_pce *pc, const so_input *in, const char *pce_file) {
   double t0 = cli_now_s();
-  int rc = cli_record(&pc->pce, in->fn, in->ctx, in->first, "synth-only");
-  if (rc >= 0) return rc;
+  static const uint8_t tag[32]; /* the file names no parameters: a zero tag */
+  char why[512] = "";
+  if (pce_file &&
+      !cuzk_pce_read_file(&pc->pce, pce_file, "synth-only", tag, NULL, why, sizeof why)) {
+    printf("pce:        read from %s in %.2f s: %.2f GiB, %.2f GiB of it mapped\n", pce_file,
+           cli_now_s() - t0, (double)cuzk_pce_bytes(pc->pce) / (1u << 30),
+           (double)cuzk_pce_mapped_bytes(pc->pce) / (1u << 30));
+  } else {
+    if (pce_file) printf("pce:        %s\n", why);
+    int rc = cli_record(&pc->pce, in->fn, in->ctx, in->first, "synth-only");
+    if (rc >= 0) return rc;
+    if (pce_file && cuzk_pce_write_file(pc->pce, pce_file, "synth-only", tag))
+      return cli_fail(1, "synth-only: cannot write %s", pce_file);
+  }
   pc->record_s = cli_now_s() - t0;
   for (int k = 0; k < 3; k++)
     if (!(pc->buf[k] = malloc(SPMV_BLOCK * sizeof(cuzk_fr))))
       return cli_fail(1, "synth-only: out of memory");
-  printf("pce:        matrices recorded in %.2f s: %zu constraints, %zu coefficients, %.2f GiB "
+  printf("pce:        matrices %s in %.2f s: %zu constraints, %zu coefficients, %.2f GiB "
          "(%.1f B/constraint)\n",
-         pc->record_s, cuzk_pce_num_constraints(pc->pce), cuzk_pce_num_coefficients(pc->pce),
+         cuzk_pce_mapped(pc->pce) ? "mapped" : "recorded", pc->record_s,
+         cuzk_pce_num_constraints(pc->pce), cuzk_pce_num_coefficients(pc->pce),
          (double)cuzk_pce_bytes(pc->pce) / (1u << 30),
          (double)cuzk_pce_bytes(pc->pce) / (double)cuzk_pce_num_constraints(pc->pce));
   return -1;
@@ -486,7 +516,7 @@ int cmd_synth_only(int argc, char **argv) {
   if (a.syn == SYN_PROVE && (rc = so_prove_estimate(&in)) >= 0) return rc;
   if (a.syn == SYN_PCE) {
     pc.pool = cli_pool(a.pa.threads);
-    if ((rc = so_record(&pc, &in)) >= 0) return rc;
+    if ((rc = so_record(&pc, &in, a.pce_file)) >= 0) return rc;
   }
   so_input_free(&in);
   FILE *json = NULL;
