@@ -19,6 +19,7 @@
 #include "cuzk/pool.h"
 #include "field/consts.h"
 #include "msm/batch_ifma.h"
+#include "msm_inputs.h"
 #include "rng.h"
 
 static cuzk_pool *pool2;
@@ -121,20 +122,6 @@ static void g2_bases(uint64_t *s, cuzk_g2_affine *out, size_t n) {
 static void random_scalars(uint64_t *s, cuzk_fr *out, size_t n) {
   for (size_t i = 0; i < n; i++)
     rng_fr(s, &out[i]);
-}
-
-/* Witness-like scalars: zero_pct % zeros, one_pct % ones, the rest random. */
-static void witness_scalars(uint64_t *s, cuzk_fr *out, size_t n, unsigned zero_pct,
-                            unsigned one_pct) {
-  for (size_t i = 0; i < n; i++) {
-    unsigned u = (unsigned)(rng_next(s) % 100);
-    if (u < zero_pct)
-      out[i] = cuzk_fr_zero;
-    else if (u < zero_pct + one_pct)
-      out[i] = cuzk_fr_one;
-    else
-      rng_fr(s, &out[i]);
-  }
 }
 
 static void fr_from_limbs(cuzk_fr *r, uint64_t a, uint64_t b, uint64_t c, uint64_t d) {
@@ -412,19 +399,6 @@ static void g2_gathered(cuzk_g2 *r, const cuzk_g2_affine *b, const cuzk_fr *k, s
     if (!dens || ((dens[j / 64] >> (j % 64)) & 1)) ks[m++] = k[j];
   CHECK(cuzk_g2_msm(r, b, ks, m, NULL) == CUZK_MSM_OK);
   free(ks);
-}
-
-static size_t random_density(uint64_t *s, uint64_t *dens, size_t n, unsigned pct) {
-  size_t words = (n + 63) / 64, cnt = 0;
-  memset(dens, 0, words * sizeof *dens);
-  for (size_t j = 0; j < n; j++)
-    if (rng_next(s) % 100 < pct) {
-      dens[j / 64] |= 1ULL << (j % 64);
-      cnt++;
-    }
-  /* Bits at and beyond n must be ignored: set some garbage there. */
-  if (n % 64) dens[words - 1] |= ~0ULL << (n % 64);
-  return cnt;
 }
 
 static void test_witness_g1(void) {

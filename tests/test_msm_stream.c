@@ -15,6 +15,7 @@
 #include "check.h"
 #include "cuzk/msm.h"
 #include "cuzk/pool.h"
+#include "msm_inputs.h"
 #include "rng.h"
 
 static cuzk_pool *pool2;
@@ -118,32 +119,6 @@ static void g2_bases(uint64_t *s, cuzk_g2_affine *out, size_t n) {
   free(j);
   for (size_t i = 29; i < n; i += 97)
     memset(&out[i], 0, sizeof out[i]);
-}
-
-/* zero_pct % zeros, one_pct % ones, the rest random. */
-static void witness_scalars(uint64_t *s, cuzk_fr *out, size_t n, unsigned zero_pct,
-                            unsigned one_pct) {
-  for (size_t i = 0; i < n; i++) {
-    unsigned u = (unsigned)(rng_next(s) % 100);
-    if (u < zero_pct)
-      out[i] = cuzk_fr_zero;
-    else if (u < zero_pct + one_pct)
-      out[i] = cuzk_fr_one;
-    else
-      rng_fr(s, &out[i]);
-  }
-}
-
-static size_t random_density(uint64_t *s, uint64_t *dens, size_t n, unsigned pct) {
-  size_t words = (n + 63) / 64, cnt = 0;
-  memset(dens, 0, words * sizeof *dens);
-  for (size_t j = 0; j < n; j++)
-    if (rng_next(s) % 100 < pct) {
-      dens[j / 64] |= 1ULL << (j % 64);
-      cnt++;
-    }
-  if (n % 64) dens[words - 1] |= ~0ULL << (n % 64); /* ignored bits */
-  return cnt;
 }
 
 static const size_t chunks[] = {1, 7, 64, 1000, 4099, 0, 1u << 30};

@@ -70,15 +70,19 @@ typedef struct {
   double t0, last;
 } gen_log;
 
+/* The level of a progress line at now: info for the first, the last and one every
+ * ENG_PROGRESS_LOG_S seconds (noted in g), debug for the others. */
+static cuzk_log_level progress_level(gen_log *g, bool last, double now) {
+  if (g->last >= 0 && !last && now - g->last < ENG_PROGRESS_LOG_S) return CUZK_LOG_DEBUG;
+  g->last = now;
+  return CUZK_LOG_INFO;
+}
+
 static void gen_progress(void *ctx, const char *step, uint64_t done, uint64_t total) {
   gen_log *g = ctx;
   double now = eng_now(), dt = now - g->t0;
   bool last = done >= total;
-  cuzk_log_level lv = CUZK_LOG_INFO;
-  if (g->last >= 0 && !last && now - g->last < ENG_PROGRESS_LOG_S)
-    lv = CUZK_LOG_DEBUG;
-  else
-    g->last = now;
+  cuzk_log_level lv = progress_level(g, last, now);
   char rate[80] = "";
   if (done && dt > 0) {
     double r = (double)done / dt;
@@ -243,16 +247,12 @@ static cuzk_pce *record_pce(cuzk_engine *e, srs_set *s, const cuzk_g16_set *set,
   return pce;
 }
 
-/* The log while a file read in place is checked once (minutes at 32 GiB): as gen_progress. */
+/* The log while a file read in place is checked once (minutes at 32 GiB), paced as gen_progress. */
 static void check_progress(void *ctx, const char *step, uint64_t done, uint64_t total) {
   gen_log *g = ctx;
   double now = eng_now(), dt = now - g->t0;
   bool last = done >= total;
-  cuzk_log_level lv = CUZK_LOG_INFO;
-  if (g->last >= 0 && !last && now - g->last < ENG_PROGRESS_LOG_S)
-    lv = CUZK_LOG_DEBUG;
-  else
-    g->last = now;
+  cuzk_log_level lv = progress_level(g, last, now);
   char left[64] = "";
   if (done && dt > 0 && !last)
     snprintf(left, sizeof left, ", %.0f s left", (double)(total - done) * dt / (double)done);

@@ -190,6 +190,31 @@ static void derive_fr(cuzk_fr *r, const uint8_t seed[32], const char *label, uin
   }
 }
 
+/* The toxic waste of a seed, for both generators (the same draws, so the same parameters):
+ * alpha, beta, gamma, delta, then tau redrawn until it lies outside the domain of size m
+ * (tau^m != 1, so that Z(tau) != 0); the inverses and (tau^m - 1) / delta the H query needs. */
+typedef struct {
+  cuzk_fr alpha, beta, gamma, delta, tau, gamma_inv, delta_inv, tau_m, coeff_h;
+} toxic_waste;
+
+static void draw_toxic_waste(toxic_waste *t, const uint8_t seed[32], size_t m) {
+  uint32_t ctr = 0;
+  derive_fr(&t->alpha, seed, "alpha", &ctr);
+  derive_fr(&t->beta, seed, "beta", &ctr);
+  derive_fr(&t->gamma, seed, "gamma", &ctr);
+  derive_fr(&t->delta, seed, "delta", &ctr);
+  for (;;) {
+    derive_fr(&t->tau, seed, "tau", &ctr);
+    uint64_t e = m;
+    cuzk_fr_pow(&t->tau_m, &t->tau, &e, 1);
+    if (!cuzk_fr_is_one(&t->tau_m)) break;
+  }
+  cuzk_fr_inv(&t->gamma_inv, &t->gamma);
+  cuzk_fr_inv(&t->delta_inv, &t->delta);
+  cuzk_fr_sub(&t->coeff_h, &t->tau_m, &cuzk_fr_one);
+  cuzk_fr_mul(&t->coeff_h, &t->coeff_h, &t->delta_inv);
+}
+
 /* ---- the generator --------------------------------------------------------------------------- */
 typedef struct {
   cuzk_fr *powers, *at, *bt, *ct, *ext, *sa, *sb;
@@ -242,23 +267,11 @@ cuzk_g16_err cuzk_g16_generate(cuzk_g16_params **out, cuzk_cs *cs, const uint8_t
   while (m < n)
     m <<= 1;
 
-  /* Toxic waste; tau outside the domain (tau^m != 1) so that Z(tau) != 0. */
-  uint32_t ctr = 0;
-  cuzk_fr alpha, beta, gamma, delta, tau, gamma_inv, delta_inv, tau_m, coeff_h;
-  derive_fr(&alpha, seed, "alpha", &ctr);
-  derive_fr(&beta, seed, "beta", &ctr);
-  derive_fr(&gamma, seed, "gamma", &ctr);
-  derive_fr(&delta, seed, "delta", &ctr);
-  for (;;) {
-    derive_fr(&tau, seed, "tau", &ctr);
-    uint64_t e = m;
-    cuzk_fr_pow(&tau_m, &tau, &e, 1);
-    if (!cuzk_fr_is_one(&tau_m)) break;
-  }
-  cuzk_fr_inv(&gamma_inv, &gamma);
-  cuzk_fr_inv(&delta_inv, &delta);
-  cuzk_fr_sub(&coeff_h, &tau_m, &cuzk_fr_one);
-  cuzk_fr_mul(&coeff_h, &coeff_h, &delta_inv);
+  toxic_waste tw;
+  draw_toxic_waste(&tw, seed, m);
+  cuzk_fr alpha = tw.alpha, beta = tw.beta, gamma = tw.gamma, delta = tw.delta, tau = tw.tau,
+          gamma_inv = tw.gamma_inv, delta_inv = tw.delta_inv, tau_m = tw.tau_m,
+          coeff_h = tw.coeff_h;
 
   gen_scratch s = {0};
   cuzk_g16_err err = CUZK_G16_ENOMEM;
@@ -659,23 +672,11 @@ cuzk_g16_err cuzk_g16_generate_fd(const cuzk_pce *pce, const uint8_t seed[32], i
   const cuzk_g16_gen_plan *pl = &s.plan;
   const size_t n_in = s.n_in, n_vars = s.n_vars, m = s.m;
 
-  /* the toxic waste, drawn as cuzk_g16_generate draws it */
-  uint32_t ctr = 0;
-  cuzk_fr alpha, beta, gamma, delta, tau, gamma_inv, delta_inv, tau_m, coeff_h;
-  derive_fr(&alpha, seed, "alpha", &ctr);
-  derive_fr(&beta, seed, "beta", &ctr);
-  derive_fr(&gamma, seed, "gamma", &ctr);
-  derive_fr(&delta, seed, "delta", &ctr);
-  for (;;) {
-    derive_fr(&tau, seed, "tau", &ctr);
-    uint64_t e = m;
-    cuzk_fr_pow(&tau_m, &tau, &e, 1);
-    if (!cuzk_fr_is_one(&tau_m)) break;
-  }
-  cuzk_fr_inv(&gamma_inv, &gamma);
-  cuzk_fr_inv(&delta_inv, &delta);
-  cuzk_fr_sub(&coeff_h, &tau_m, &cuzk_fr_one);
-  cuzk_fr_mul(&coeff_h, &coeff_h, &delta_inv);
+  toxic_waste tw;
+  draw_toxic_waste(&tw, seed, m);
+  cuzk_fr alpha = tw.alpha, beta = tw.beta, gamma = tw.gamma, delta = tw.delta, tau = tw.tau,
+          gamma_inv = tw.gamma_inv, delta_inv = tw.delta_inv, tau_m = tw.tau_m,
+          coeff_h = tw.coeff_h;
   unsigned lg = 0;
   while (((size_t)1 << lg) < m)
     lg++;

@@ -187,22 +187,31 @@ static cuzk_g16_err write_vk_meta(const char *base, const cuzk_g16_vk *vk, uint6
   return CUZK_G16_OK;
 }
 
+/* What both generators do first: base's directory made, and the seed (o->seed, or SHA-256 of
+ * the base path: deterministic per file name). */
+static cuzk_g16_err testgen_begin(const char *base, const cuzk_g16_testgen_opts *o,
+                                  uint8_t seed[32], char *msg, size_t len) {
+  if (!make_parent_dirs(base))
+    return fail(msg, len, CUZK_G16_EIO, "setup: cannot create the directory of %s: %s", base,
+                strerror(errno));
+  if (o->seed)
+    memcpy(seed, o->seed, 32);
+  else
+    cuzk_sha256(seed, base, strlen(base));
+  return CUZK_G16_OK;
+}
+
 /* The streaming path; *pce may be replaced by its mapped copy (may_spill). */
 static cuzk_g16_err testgen_stream(const char *base, cuzk_pce **pce, bool may_spill,
                                    uint64_t sector_bytes, cuzk_pool *pool,
                                    const cuzk_progress *progress, const cuzk_g16_testgen_opts *o,
                                    double *gen_s, char *msg, size_t len) {
-  if (!make_parent_dirs(base))
-    return fail(msg, len, CUZK_G16_EIO, "setup: cannot create the directory of %s: %s", base,
-                strerror(errno));
   double t0 = now_s();
   uint8_t seed[32];
-  if (o->seed)
-    memcpy(seed, o->seed, 32);
-  else
-    cuzk_sha256(seed, base, strlen(base)); /* deterministic per file name */
+  cuzk_g16_err e = testgen_begin(base, o, seed, msg, len);
+  if (e) return e;
   cuzk_g16_gen_plan plan;
-  cuzk_g16_err e = cuzk_g16_gen_plan_of(*pce, &plan);
+  e = cuzk_g16_gen_plan_of(*pce, &plan);
   if (e) return fail(msg, len, e, "setup: %s", cuzk_g16_strerror(e));
   bool spill = may_spill && !cuzk_pce_mapped(*pce) && cuzk_pce_bytes(*pce) >= o->spill_pce_bytes;
   uint64_t need = plan.params_bytes + plan.vk_bytes + META_BYTES, avail = 0;
@@ -275,17 +284,12 @@ static cuzk_g16_err testgen_memory(const char *base, cuzk_cs *cs, uint64_t secto
                                    cuzk_pool *pool, const cuzk_progress *progress,
                                    const cuzk_g16_testgen_opts *o, double *gen_s, char *msg,
                                    size_t len) {
-  if (!make_parent_dirs(base))
-    return fail(msg, len, CUZK_G16_EIO, "setup: cannot create the directory of %s: %s", base,
-                strerror(errno));
   double t0 = now_s();
   uint8_t seed[32];
-  if (o->seed)
-    memcpy(seed, o->seed, 32);
-  else
-    cuzk_sha256(seed, base, strlen(base)); /* deterministic per file name */
+  cuzk_g16_err e = testgen_begin(base, o, seed, msg, len);
+  if (e) return e;
   cuzk_g16_params *params;
-  cuzk_g16_err e = cuzk_g16_generate(&params, cs, seed, pool, 0, progress);
+  e = cuzk_g16_generate(&params, cs, seed, pool, 0, progress);
   if (e) return fail(msg, len, e, "setup: generating: %s", cuzk_g16_strerror(e));
   if (gen_s) *gen_s = now_s() - t0;
   uint64_t need = cuzk_g16_params_size(params) + cuzk_g16_vk_size(&params->vk) + META_BYTES;
