@@ -215,6 +215,21 @@ static void draw_toxic_waste(toxic_waste *t, const uint8_t seed[32], size_t m) {
   cuzk_fr_mul(&t->coeff_h, &t->coeff_h, &t->delta_inv);
 }
 
+/* The verifying key's six fixed points from the generators' tables: alpha, beta, delta in G1;
+ * beta, gamma, delta in G2. false if out of memory. */
+static bool vk_fixed_points(cuzk_g16_vk *vk, const g1_fb *t1, const g2_fb *t2,
+                            const toxic_waste *tw) {
+  cuzk_fr vk1[3] = {tw->alpha, tw->beta, tw->delta}, vk2[3] = {tw->beta, tw->gamma, tw->delta};
+  cuzk_g1_affine r1[3];
+  cuzk_g2_affine r2[3];
+  if (g1_fb_mul_many(r1, t1, vk1, 3, NULL, 1, NULL) ||
+      g2_fb_mul_many(r2, t2, vk2, 3, NULL, 1, NULL))
+    return false;
+  vk->alpha_g1 = r1[0], vk->beta_g1 = r1[1], vk->delta_g1 = r1[2];
+  vk->beta_g2 = r2[0], vk->gamma_g2 = r2[1], vk->delta_g2 = r2[2];
+  return true;
+}
+
 /* ---- the generator --------------------------------------------------------------------------- */
 typedef struct {
   cuzk_fr *powers, *at, *bt, *ct, *ext, *sa, *sb;
@@ -346,18 +361,7 @@ cuzk_g16_err cuzk_g16_generate(cuzk_g16_params **out, cuzk_cs *cs, const uint8_t
   }
 
   /* The verifying key. */
-  cuzk_fr vk1[3] = {alpha, beta, delta}, vk2[3] = {beta, gamma, delta};
-  cuzk_g1_affine r1[3];
-  cuzk_g2_affine r2[3];
-  if (g1_fb_mul_many(r1, &s.t1, vk1, 3, NULL, 1, NULL) ||
-      g2_fb_mul_many(r2, &s.t2, vk2, 3, NULL, 1, NULL))
-    goto done;
-  p->vk.alpha_g1 = r1[0];
-  p->vk.beta_g1 = r1[1];
-  p->vk.delta_g1 = r1[2];
-  p->vk.beta_g2 = r2[0];
-  p->vk.gamma_g2 = r2[1];
-  p->vk.delta_g2 = r2[2];
+  if (!vk_fixed_points(&p->vk, &s.t1, &s.t2, &tw)) goto done;
 
   /* the query vectors, each reported as it starts; written counts their points done; a cancel
    * (progress->cancel) stops them between chunks */
@@ -728,14 +732,7 @@ cuzk_g16_err cuzk_g16_generate_fd(const cuzk_pce *pce, const uint8_t seed[32], i
   }
 
   /* the verifying key's fixed points, then the counts */
-  cuzk_fr vk1[3] = {alpha, beta, delta}, vk2[3] = {beta, gamma, delta};
-  cuzk_g1_affine r1[3];
-  cuzk_g2_affine r2[3];
-  if (g1_fb_mul_many(r1, &out.t1, vk1, 3, NULL, 1, NULL) ||
-      g2_fb_mul_many(r2, &out.t2, vk2, 3, NULL, 1, NULL))
-    goto done_h;
-  vk->alpha_g1 = r1[0], vk->beta_g1 = r1[1], vk->delta_g1 = r1[2];
-  vk->beta_g2 = r2[0], vk->gamma_g2 = r2[1], vk->delta_g2 = r2[2];
+  if (!vk_fixed_points(vk, &out.t1, &out.t2, &tw)) goto done_h;
   uint8_t head[3 * G1U + 3 * G2U], *q = head;
   cuzk_g1_to_uncompressed(q, &vk->alpha_g1), q += G1U;
   cuzk_g1_to_uncompressed(q, &vk->beta_g1), q += G1U;
