@@ -284,9 +284,8 @@ cuzk_g16_err cuzk_g16_generate(cuzk_g16_params **out, cuzk_cs *cs, const uint8_t
 
   toxic_waste tw;
   draw_toxic_waste(&tw, seed, m);
-  cuzk_fr alpha = tw.alpha, beta = tw.beta, gamma = tw.gamma, delta = tw.delta, tau = tw.tau,
-          gamma_inv = tw.gamma_inv, delta_inv = tw.delta_inv, tau_m = tw.tau_m,
-          coeff_h = tw.coeff_h;
+  cuzk_fr alpha = tw.alpha, beta = tw.beta, tau = tw.tau, gamma_inv = tw.gamma_inv,
+          delta_inv = tw.delta_inv, coeff_h = tw.coeff_h;
 
   gen_scratch s = {0};
   cuzk_g16_err err = CUZK_G16_ENOMEM;
@@ -678,9 +677,8 @@ cuzk_g16_err cuzk_g16_generate_fd(const cuzk_pce *pce, const uint8_t seed[32], i
 
   toxic_waste tw;
   draw_toxic_waste(&tw, seed, m);
-  cuzk_fr alpha = tw.alpha, beta = tw.beta, gamma = tw.gamma, delta = tw.delta, tau = tw.tau,
-          gamma_inv = tw.gamma_inv, delta_inv = tw.delta_inv, tau_m = tw.tau_m,
-          coeff_h = tw.coeff_h;
+  cuzk_fr alpha = tw.alpha, beta = tw.beta, tau = tw.tau, gamma_inv = tw.gamma_inv,
+          delta_inv = tw.delta_inv, tau_m = tw.tau_m, coeff_h = tw.coeff_h;
   unsigned lg = 0;
   while (((size_t)1 << lg) < m)
     lg++;
