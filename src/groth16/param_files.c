@@ -24,7 +24,10 @@ cuzk_g16_err cuzk_g16_pvk_load(const char *base, cuzk_g16_pvk **pvk, char *msg, 
   *pvk = NULL;
   snprintf(path, sizeof path, "%s.vk", base);
   cuzk_g16_vk *vk;
+  errno = 0;
   cuzk_g16_err e = cuzk_g16_vk_read_file(&vk, path, NULL);
+  if (e == CUZK_G16_EIO && errno) /* name the cause: a missing file, a permission */
+    return fail(msg, len, e, "%s: %s", path, strerror(errno));
   if (e) return fail(msg, len, e, "%s: %s", path, cuzk_g16_strerror(e));
   e = cuzk_g16_pvk_prepare(pvk, vk);
   cuzk_g16_vk_free(vk);
@@ -54,8 +57,10 @@ cuzk_g16_err cuzk_g16_params_load(const char *base, cuzk_pool *pool, const _Atom
   if (e) return e;
   snprintf(path, sizeof path, "%s.params", base);
   cuzk_file_map m;
+  errno = 0;
   if (!cuzk_file_map_open(&m, path)) {
-    e = fail(msg, len, CUZK_G16_EIO, "%s: %s", path, cuzk_g16_strerror(CUZK_G16_EIO));
+    e = fail(msg, len, CUZK_G16_EIO, "%s: %s", path,
+             errno ? strerror(errno) : cuzk_g16_strerror(CUZK_G16_EIO));
   } else {
     cuzk_file_map_sequential(&m);
     e = cuzk_g16_params_decode(&m, path, pool, cancel, params, msg, len);

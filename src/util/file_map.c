@@ -24,10 +24,10 @@ bool cuzk_file_map_open(cuzk_file_map *m, const char *path) {
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return false;
   struct stat st;
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    int err = S_ISREG(st.st_mode) ? errno : EISDIR;
+  int serr = fstat(fd, &st) != 0 ? errno : S_ISREG(st.st_mode) ? 0 : EISDIR;
+  if (serr) { /* st is unset when fstat failed */
     close(fd);
-    errno = err;
+    errno = serr;
     return false;
   }
   m->dev = (uint64_t)st.st_dev;

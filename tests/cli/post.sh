@@ -58,6 +58,14 @@ for kind in winning-post window-post; do
     -o "$D/$kind-other.json" >/dev/null
 done
 "$B" gen-vanilla window-post --sector-size 2KiB --registered-proof 5 -o "$D/v1.json" >/dev/null
+# no parameter set in the directory: the missing file named, and the setup command that makes one
+mkdir "$D/none"
+rejects "prove without parameters" \
+  "\.vk: no such file.*setup --kind window-post --sector-size 2KiB --param-cache $D/none" \
+  "$B" prove --request "$D/window-post.json" --param-cache "$D/none" -o "$D/x.bin"
+: >"$D/x.bin"
+rejects "verify without parameters" "\.vk: no such file.*--kind winning-post --sector-size 2KiB" \
+  "$B" verify --request "$D/winning-post.json" --param-cache "$D/none" --proof "$D/x.bin"
 
 # Every mutated request ($D/NAME.json) and raw element ($D/NAME.el.bin: its vanilla_proofs[0]) in
 # one Python run (a start costs up to 0.5 s). Bincode offsets (docs/post.md "Vanilla proof

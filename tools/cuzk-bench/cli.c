@@ -423,6 +423,39 @@ int cli_prove_arg(cli_prove_args *pa, int id, const char *v) {
   }
 }
 
+/* "2KiB", "8MiB", "32GiB": the --sector-size word of a power-of-two size */
+static void size_word(char *out, size_t len, uint64_t bytes) {
+  static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  unsigned u = 0;
+  while (u < 4 && bytes >= 1024 && bytes % 1024 == 0) {
+    bytes /= 1024;
+    u++;
+  }
+  snprintf(out, len, "%llu%s", (unsigned long long)bytes, unit[u]);
+}
+
+int cli_params_present(const char *cmd, const char *base, bool need_params, const char *kind,
+                       uint64_t sector_bytes) {
+  static const char *const ext[] = {".vk", ".params"};
+  for (int i = 0; i < (need_params ? 2 : 1); i++) {
+    char path[4200], dir[4200], size[32];
+    snprintf(path, sizeof path, "%s%s", base, ext[i]);
+    if (access(path, R_OK) == 0) continue;
+    int err = errno;
+    snprintf(dir, sizeof dir, "%s", base);
+    char *slash = strrchr(dir, '/');
+    if (slash) *slash = 0;
+    size_word(size, sizeof size, sector_bytes);
+    if (err != ENOENT) return cli_fail(1, "%s: %s: %s", cmd, path, strerror(err));
+    return cli_fail(1,
+                    "%s: %s: no such file. Put Filecoin's parameter files in %s, or make TEST "
+                    "ones (anyone can forge proofs with them): cuzk-bench setup --kind %s "
+                    "--sector-size %s --param-cache %s",
+                    cmd, path, slash ? dir : ".", kind, size, slash ? dir : ".");
+  }
+  return -1;
+}
+
 int cli_load_params(cli_prover *pr, const char *cmd, const char *base, const cli_prove_args *pa) {
   char msg[1024];
   memset(pr, 0, sizeof *pr);

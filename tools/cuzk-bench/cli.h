@@ -228,6 +228,11 @@ int cli_prove_arg(cli_prove_args *pa, int id, const char *v);
 /* -1 on success, else the exit code after a message naming cmd. Prints the deterministic
  * warning. */
 int cli_load_params(cli_prover *pr, const char *cmd, const char *base, const cli_prove_args *pa);
+/* -1 if base.vk (and base.params when need_params) can be read; else the exit code after a
+ * message naming cmd and the file and, for a missing one, the setup command that makes TEST
+ * parameters for kind (setup's --kind word) at sector_bytes. */
+int cli_params_present(const char *cmd, const char *base, bool need_params, const char *kind,
+                       uint64_t sector_bytes);
 void cli_prover_free(cli_prover *pr);
 /* The number of partitions the command proves: cli_prove_partition's progress line counts them
  * (partition k of n, and its stage: synthesis, proving). */

@@ -157,6 +157,7 @@ int cmd_prove(int argc, char **argv) {
   if (cuzk_c2_check(&ctx, a.have_miner ? &a.sector : NULL, msg, sizeof msg))
     return cli_fail(1, "prove: %s: %s", a.c1, msg);
   double t_check = cli_now_s() - t_start;
+  if ((rc = cli_params_present("prove", base, true, "porep", p->sector->bytes)) >= 0) return rc;
   cli_prover pr;
   if ((rc = cli_load_params(&pr, "prove", base, &a.pa)) >= 0) return rc;
   unsigned parts = ctx.partitions, first = 0, last = parts;
@@ -230,6 +231,8 @@ int cmd_verify(int argc, char **argv) {
   char base[4096];
   if (!cuzk_c2_param_base(base, sizeof base, a.dir, ctx.proof))
     return cli_fail(1, "verify: path too long");
+  if ((rc = cli_params_present("verify", base, false, "porep", ctx.proof->sector->bytes)) >= 0)
+    return rc;
   cuzk_g16_pvk *pvk;
   char msg[512];
   if (cuzk_g16_pvk_load(base, &pvk, msg, sizeof msg)) return cli_fail(1, "verify: %s", msg);

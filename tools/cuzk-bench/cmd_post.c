@@ -357,6 +357,8 @@ int cmd_post_prove(int argc, char **argv) {
   if (!circ->param_base(base, sizeof base, a.dir, circ->arg))
     return cli_fail(1, "prove: path too long");
   double t_check = cli_now_s() - t_start;
+  if ((rc = cli_params_present("prove", base, true, rq.kind->wire, circ->sector_bytes)) >= 0)
+    return rc;
   cli_prover pr;
   if ((rc = cli_load_params(&pr, "prove", base, &a.pa)) >= 0) return rc;
   cli_prover_parts(&pr, rq.p.parts);
@@ -437,6 +439,8 @@ int cmd_post_verify(int argc, char **argv) {
   const cuzk_kind_circuit *circ = rq.p.circuit;
   if (!circ->param_base(base, sizeof base, a.dir, circ->arg))
     return cli_fail(1, "verify: path too long");
+  if ((rc = cli_params_present("verify", base, false, rq.kind->wire, circ->sector_bytes)) >= 0)
+    return rc;
   cuzk_g16_pvk *pvk;
   if (cuzk_g16_pvk_load(base, &pvk, msg, sizeof msg)) return cli_fail(1, "verify: %s", msg);
   uint8_t *bytes;
