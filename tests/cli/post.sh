@@ -123,6 +123,14 @@ for kind in winning-post window-post; do
   "$B" prove --request "$D/$kind.json" --param-cache "$P" --deterministic 8 -o "$D/d3.bin" \
     >/dev/null 2>&1
   if cmp -s "$D/d1.bin" "$D/d3.bin"; then fail "$kind: seeds 7 and 8 gave the same bytes"; fi
+  # --pce-file: the matrices recorded and written, then mapped from the file; the same bytes.
+  # WindowPoSt finds WinningPoSt's file: another parameter set's tag, so recorded again.
+  for step in recorded "read from"; do
+    "$B" prove --request "$D/$kind.json" --param-cache "$P" --deterministic 7 \
+      --pce-file "$D/m.pce" -o "$D/d4.bin" >"$D/out" 2>&1
+    grep -q "matrices $step" "$D/out" || { cat "$D/out" >&2; fail "$kind: --pce-file: no '$step'"; }
+    cmp -s "$D/d1.bin" "$D/d4.bin" || fail "$kind: --pce-file changed the proof"
+  done
   rejects "$kind: another request's randomness" "partition 0: INVALID" \
     "$B" verify --request "$D/$kind-other.json" --param-cache "$P" --proof "$D/proof.bin"
   b=$(od -An -tu1 -j150 -N1 "$D/proof.bin" | tr -d ' ')

@@ -419,6 +419,7 @@ int cli_prove_arg(cli_prove_args *pa, int id, const char *v) {
     return 1;
   case O_QUIET: cli_quiet = true; return 1;
   case O_IN_PLACE: pa->in_place = true; return 1;
+  case O_PCE_FILE: pa->pce_file = v; return 1;
   default: return 0;
   }
 }
@@ -550,13 +551,40 @@ int cli_record(cuzk_pce **out, cli_synth_fn f, const void *ctx, unsigned part, c
   return -1;
 }
 
-int cli_record_pce(cuzk_pce **out, cli_synth_fn f, const void *ctx) {
+/* A .pce file made by prove is for base's circuit: its tag is SHA-256 of base.vk's bytes (another
+ * parameter set, another tag: the file is then recorded again, never used). */
+static bool pce_tag(uint8_t tag[32], const char *base) {
+  char path[4200];
+  uint8_t *vk;
+  size_t len;
+  snprintf(path, sizeof path, "%s.vk", base);
+  if (!cli_read_file(path, &vk, &len)) return false;
+  cuzk_sha256(tag, vk, len);
+  free(vk);
+  return true;
+}
+
+int cli_record_pce(cuzk_pce **out, cli_synth_fn f, const void *ctx, const char *pce_file,
+                   const char *base) {
   double t0 = cli_now_s();
+  uint8_t tag[32];
+  char why[512] = "";
+  if (pce_file && !pce_tag(tag, base)) return cli_fail(1, "prove: cannot read %s.vk", base);
+  if (pce_file && !cuzk_pce_read_file(out, pce_file, "prove", tag, NULL, why, sizeof why)) {
+    printf("constraint matrices read from %s in %.2f s (%zu constraints, %.1f MB, %.1f MB of it "
+           "mapped)\n",
+           pce_file, cli_now_s() - t0, cuzk_pce_num_constraints(*out),
+           (double)cuzk_pce_bytes(*out) / 1e6, (double)cuzk_pce_mapped_bytes(*out) / 1e6);
+    return -1;
+  }
+  if (pce_file) printf("%s; recording the matrices\n", why);
   int rc = cli_record(out, f, ctx, 0, "prove");
   if (rc >= 0) return rc;
   printf("constraint matrices recorded in %.2f s (%zu constraints, %zu coefficients, %.1f MB)\n",
          cli_now_s() - t0, cuzk_pce_num_constraints(*out), cuzk_pce_num_coefficients(*out),
          (double)cuzk_pce_bytes(*out) / 1e6);
+  if (pce_file && cuzk_pce_write_file(*out, pce_file, "prove", tag))
+    return cli_fail(1, "prove: cannot write %s", pce_file);
   return -1;
 }
 

@@ -132,7 +132,7 @@ enum {
   O_DETERMINISTIC,
   O_QUIET,    /* -q/--quiet: no progress line (progress.h) */
   O_IN_PLACE, /* prove --in-place */
-  O_PCE_FILE, /* synth-only --pce-file: the recorded matrices kept in a .pce file */
+  O_PCE_FILE, /* synth-only, prove --pce-file: the recorded matrices kept in a .pce file */
   O_END       /* one past the last id */
 };
 
@@ -219,12 +219,13 @@ typedef struct {
   bool pce, deterministic, in_place;
   uint64_t seed;
   unsigned threads;
+  const char *pce_file; /* --pce-file: the recorded matrices kept in (and mapped from) a file */
 } cli_prove_args;
 void cli_prove_args_default(cli_prove_args *pa);
 /* Option id with value v into pa if it is one of prove's own (or -q/--quiet, which sets
  * cli_quiet): 1 taken, 0 not one of them, -1 a bad value (message printed; exit code 2). */
 int cli_prove_arg(cli_prove_args *pa, int id, const char *v);
-#define CLI_PROVE_OPTS O_SYNTHESIS, O_DETERMINISTIC, O_THREADS, O_QUIET, O_IN_PLACE
+#define CLI_PROVE_OPTS O_SYNTHESIS, O_DETERMINISTIC, O_THREADS, O_QUIET, O_IN_PLACE, O_PCE_FILE
 /* -1 on success, else the exit code after a message naming cmd. Prints the deterministic
  * warning. */
 int cli_load_params(cli_prover *pr, const char *cmd, const char *base, const cli_prove_args *pa);
@@ -243,7 +244,8 @@ typedef bool (*cli_synth_fn)(cuzk_cs *cs, const void *ctx, unsigned part, bool b
                              size_t len);
 /* The circuit's matrices from a blank RECORD-mode synthesis; prints how long it took. -1 on
  * success, else the exit code after a message. */
-int cli_record_pce(cuzk_pce **out, cli_synth_fn f, const void *ctx);
+int cli_record_pce(cuzk_pce **out, cli_synth_fn f, const void *ctx, const char *pce_file,
+                   const char *base);
 /* The same without the line printed: partition part's blank circuit (cuzk_pce_record); errors
  * name cmd. */
 int cli_record(cuzk_pce **out, cli_synth_fn f, const void *ctx, unsigned part, const char *cmd);

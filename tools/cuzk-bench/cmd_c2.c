@@ -129,7 +129,8 @@ int cmd_prove(int argc, char **argv) {
   static const char usage[] =
       "usage: cuzk-bench prove --c1 FILE --param-cache DIR [--partition N]\n"
       "                        [--miner-id N --sector-num N] [--synthesis pce|prove]\n"
-      "                        [--deterministic SEED] [--threads N] [--in-place] [-q] -o PROOF\n"
+      "                        [--deterministic SEED] [--threads N] [--in-place]\n"
+      "                        [--pce-file PATH] [-q] -o PROOF\n"
       "Proves the PoRep C2 of a C1 output: 192 bytes per partition, in partition order.\n"
       "Like seal_commit_phase2 it checks the C1 first (with --miner-id/--sector-num also its\n"
       "replica_id) and verifies every proof before writing it.\n"
@@ -140,6 +141,9 @@ int cmd_prove(int argc, char **argv) {
       "  --threads N  the worker pool (default: all CPUs)\n"
       "  --in-place   read the MSM bases from the mapped .params file, a chunk at a time, instead\n"
       "               of decoding it at load (parameters larger than memory: 32 GiB sets)\n"
+      "  --pce-file PATH  (pce) the matrices mapped from PATH when it holds them for these\n"
+      "               parameters, else recorded and written there (a 32 GiB circuit's: GBs of\n"
+      "               page cache instead of anonymous memory, and no recording next time)\n"
       "  -q, --quiet  no progress line on stderr (partition k of n and its stage)\n"
       "After each partition: its stage times, then the process's peak RSS and the bytes it read\n"
       "from storage so far.\n";
@@ -173,7 +177,8 @@ int cmd_prove(int argc, char **argv) {
   printf("%s: C1 checked in %.2f s, parameters loaded in %.2f s\n", p->name, t_check, pr.load_s);
   cli_porep_synth sctx = {&ctx.cfg, c1};
   cuzk_pce *pce = NULL;
-  if (a.pa.pce && (rc = cli_record_pce(&pce, cli_synth_porep, &sctx)) >= 0) return rc;
+  if (a.pa.pce && (rc = cli_record_pce(&pce, cli_synth_porep, &sctx, a.pa.pce_file, base)) >= 0)
+    return rc;
   for (unsigned k = first; k < last; k++) {
     if ((rc = cli_prove_partition(&proofs[k - first], &pr, pce, cli_synth_porep, &sctx, k, k)) >= 0)
       return rc;

@@ -45,7 +45,7 @@ const char cli_post_setup_usage[] =
 const char cli_post_prove_usage[] =
     "       cuzk-bench prove --request FILE --param-cache DIR [--synthesis pce|prove]\n"
     "                        [--deterministic SEED] [--threads N] [--in-place] [--partition N]\n"
-    "                        [-q] -o PROOF\n"
+    "                        [--pce-file PATH] [-q] -o PROOF\n"
     "With --request (a PoSt or SnapDeals request, see 'gen-vanilla --help'): checks it as cuzk\n"
     "does before proving (kind, sizes, randomness, every vanilla proof natively; a refused\n"
     "request writes nothing), proves its partitions, verifies them and writes 192 bytes for\n"
@@ -365,7 +365,8 @@ int cmd_post_prove(int argc, char **argv) {
   rq.kind->describe(rq.p.work, what, sizeof what);
   printf("request checked in %.2f s (%s), parameters loaded in %.2f s\n", t_check, what, pr.load_s);
   cuzk_pce *pce = NULL;
-  if (a.pa.pce && (rc = cli_record_pce(&pce, bench_request_synth, &rq)) >= 0) return rc;
+  if (a.pa.pce && (rc = cli_record_pce(&pce, bench_request_synth, &rq, a.pa.pce_file, base)) >= 0)
+    return rc;
   unsigned first = a.one_part ? a.part : 0, end = a.one_part ? a.part + 1 : rq.p.parts;
   if (a.one_part) cli_prover_parts(&pr, 1);
   cuzk_g16_proof proofs[CUZK_SNAP_MAX_PARTITIONS];
