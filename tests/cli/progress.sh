@@ -66,6 +66,12 @@ grep -q '^sealing and updating 2KiB: 100% 10/10 steps (done)' "$D/snap.err" ||
 "$B" gen-vanilla snap --sector-size 2KiB -o "$D/upd.json" -q >"$D/out" 2>"$D/err" ||
   fail "gen-vanilla snap -q"
 [ ! -s "$D/err" ] || fail "gen-vanilla snap -q wrote to stderr"
+# -q taken by every long command, also the PoSt forms that draw no progress line
+for kind in winning-post window-post; do
+  "$B" gen-vanilla $kind --sector-size 2KiB -o "$D/$kind.json" -q >"$D/out" 2>"$D/err" ||
+    { cat "$D/err" >&2; fail "gen-vanilla $kind -q"; }
+  [ ! -s "$D/err" ] || fail "gen-vanilla $kind -q wrote to stderr"
+done
 
 # prove: partition 0 of 1, synthesis then proving, 100% once proven
 "$B" gen-vanilla window-post --sector-size 2KiB -o "$D/req.json" >/dev/null 2>&1 ||

@@ -22,7 +22,7 @@ const char cli_post_gen_vanilla_usage[] =
     "usage: cuzk-bench gen-vanilla winning-post|window-post --sector-size S\n"
     "         [--registered-proof ID|NAME] [--sectors N] [--first-sector N] [--miner-id N]\n"
     "         [--randomness HEX] [--partition-index K] [--data zero|random:SEED|FILE]\n"
-    "         [--synthetic] [--threads N] -o REQUEST.json\n"
+    "         [--synthetic] [--threads N] [-q] -o REQUEST.json\n"
     "Writes a PoSt request (Curio's cuzk.v1 SubmitProofRequest in proto3 JSON: proof_kind,\n"
     "registered_proof, sector_size, miner_id, randomness, partition_index, vanilla_proofs)\n"
     "with the vanilla proofs of N test sectors, ids FIRST, FIRST+1, ... (default 1): sealed in\n"
@@ -33,7 +33,8 @@ const char cli_post_gen_vanilla_usage[] =
     "  --registered-proof   default: the chain's for the size (Winning 0-4, Window V1_1 10-14)\n"
     "  --randomness HEX     64 hex digits, a canonical field element (default 0505..05)\n"
     "  --partition-index K  WindowPoSt: sector i is at position K * S_w + i (default 0)\n"
-    "  --miner-id N         the request's miner_id and the sealing prover id (default 1000)\n";
+    "  --miner-id N         the request's miner_id and the sealing prover id (default 1000)\n"
+    "  -q, --quiet          taken as by every long command (this one draws no progress line)\n";
 
 const char cli_post_setup_usage[] =
     "       cuzk-bench setup --kind winning-post|window-post --sector-size S\n"
@@ -79,9 +80,13 @@ typedef struct {
   uint8_t randomness[32];
 } gv_args;
 
-static const int gv_opts[] = {O_HELP,    O_SYNTHETIC,       O_SIZE,    O_PROOF,        O_DATA,
-                              O_OUT,     O_RANDOMNESS,      O_SECTORS, O_FIRST_SECTOR, O_MINER,
-                              O_THREADS, O_PARTITION_INDEX, 0};
+static const int gv_opts[] = {O_HELP,         O_SYNTHETIC,
+                              O_SIZE,         O_PROOF,
+                              O_DATA,         O_OUT,
+                              O_RANDOMNESS,   O_SECTORS,
+                              O_FIRST_SECTOR, O_MINER,
+                              O_THREADS,      O_PARTITION_INDEX,
+                              O_QUIET,        0};
 
 static int gv_number(gv_args *a, int id, const char *k, const char *v) {
   uint64_t x;
@@ -113,6 +118,7 @@ static int gv_parse(gv_args *a, int argc, char **argv) {
     switch (id) {
     case O_HELP: fputs(cli_post_gen_vanilla_usage, stdout); return 0;
     case O_SYNTHETIC: a->synthetic = true; break;
+    case O_QUIET: cli_quiet = true; break;
     case CLI_ARG:
       if (a->kind || !cli_post_type(&t, v))
         return cli_fail(2, "gen-vanilla: unknown option '%s'\n%s", k, cli_post_gen_vanilla_usage);
