@@ -447,6 +447,17 @@ static void test_warm(cuzk_engine *e, const char *dir) {
 /* The .pce file beside the parameters (docs/r1cs.md "The .pce file"), in a directory of this test's
  * own (SMALL_SET's parameters linked into it): written by the first load, read by the next,
  * recorded again and rewritten when corrupt. */
+/* The bytes set id counts in the engine's status (0 if it is not listed). */
+static uint64_t set_bytes(cuzk_engine *e, const char *id) {
+  cuzk_engine_status st;
+  uint64_t bytes = 0;
+  if (cuzk_engine_get_status(e, &st) != CUZK_ENGINE_OK) return 0;
+  for (size_t i = 0; i < st.n_srs; i++)
+    if (!strcmp(st.srs[i].circuit_id, id)) bytes = st.srs[i].bytes;
+  cuzk_engine_status_free(&st);
+  return bytes;
+}
+
 static void test_pce_file(const char *dir) {
   char priv[] = "/tmp/cuzk-engine-pce-XXXXXX", src[1024], dst[1024], pce[1100];
   CHECK(mkdtemp(priv) != NULL);
@@ -469,11 +480,17 @@ static void test_pce_file(const char *dir) {
   CHECK(cuzk_engine_preload(e, SMALL_SET, &already, &ms, msg, sizeof msg) == CUZK_ENGINE_OK);
   CHECK(log_has(SMALL_SET ": constraint matrices recorded in") && stat(pce, &st) == 0 &&
         st.st_size > 1000000);
+  /* the recording gave way to the file just written: the set counts the same bytes as when it
+   * is loaded from the file (its matrices mapped, not its own) */
+  uint64_t recorded = set_bytes(e, SMALL_SET);
   CHECK(cuzk_engine_evict(e, SMALL_SET, &was, &freed) == CUZK_ENGINE_OK && was);
   log_clear();
   CHECK(cuzk_engine_preload(e, SMALL_SET, &already, &ms, msg, sizeof msg) == CUZK_ENGINE_OK);
   CHECK(log_has(SMALL_SET ": constraint matrices read from") &&
         !log_has(SMALL_SET ": constraint matrices recorded in"));
+  CHECK_MSG(recorded > 0 && recorded == set_bytes(e, SMALL_SET),
+            "bytes after recording %llu, after reading the file %llu", (unsigned long long)recorded,
+            (unsigned long long)set_bytes(e, SMALL_SET));
   CHECK(cuzk_engine_evict(e, SMALL_SET, &was, &freed) == CUZK_ENGINE_OK && was);
   int fd = open(pce, O_RDWR);
   uint8_t byte = 0;

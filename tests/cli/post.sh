@@ -129,6 +129,8 @@ for kind in winning-post window-post; do
     "$B" prove --request "$D/$kind.json" --param-cache "$P" --deterministic 7 \
       --pce-file "$D/m.pce" -o "$D/d4.bin" >"$D/out" 2>&1
     grep -q "matrices $step" "$D/out" || { cat "$D/out" >&2; fail "$kind: --pce-file: no '$step'"; }
+    [ "$step" != recorded ] || grep -q "written to $D/m.pce and mapped from it" "$D/out" ||
+      fail "$kind: --pce-file: the recording kept instead of the file mapped"
     cmp -s "$D/d1.bin" "$D/d4.bin" || fail "$kind: --pce-file changed the proof"
   done
   rejects "$kind: another request's randomness" "partition 0: INVALID" \

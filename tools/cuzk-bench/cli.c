@@ -585,6 +585,12 @@ int cli_record_pce(cuzk_pce **out, cli_synth_fn f, const void *ctx, const char *
          (double)cuzk_pce_bytes(*out) / 1e6);
   if (pce_file && cuzk_pce_write_file(*out, pce_file, "prove", tag))
     return cli_fail(1, "prove: cannot write %s", pce_file);
+  cuzk_pce *mapped; /* the file just written in place of the recording: page cache, not anon */
+  if (pce_file && !cuzk_pce_read_file(&mapped, pce_file, "prove", tag, NULL, why, sizeof why)) {
+    cuzk_pce_free(*out);
+    *out = mapped;
+    printf("constraint matrices written to %s and mapped from it\n", pce_file);
+  }
   return -1;
 }
 
