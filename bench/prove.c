@@ -185,7 +185,7 @@ int main(int argc, char **argv) {
            (bench_now_ns() - w0) * 1e-9);
     for (int rep = 0; rep < 2; rep++)
       for (int chk = 0; chk < 2; chk++) {
-        cuzk_g16_read_opts ro = {chk != 0, pool, 0, NULL, NULL};
+        cuzk_g16_read_opts ro = {chk != 0, pool, 0, NULL, NULL, false};
         cuzk_g16_params *q = NULL;
         double r0 = bench_now_ns();
         cuzk_g16_err e = cuzk_g16_params_read_file(&q, io_file, &ro, NULL);

@@ -3,15 +3,20 @@
  * and checks that the prover ran each H chain and MSM through the table, covering every base of
  * every query exactly once per proof, with the same proof bytes as the CPU backend; the CPU
  * backend's memory estimate; a set attached from its mapped .params file proves after the decoded
- * set is gone; cancellation and a backend's error stop the prover with the domain given back. */
-#define _POSIX_C_SOURCE 200809L /* mkstemp */
+ * set is gone; the decoded load marks a file it checked and trusts a file marked so (until the
+ * file changes); cancellation and a backend's error stop the prover with the domain given back. */
+#define _POSIX_C_SOURCE 200809L /* mkstemp, utimensat */
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
 #include "cuzk/g16_backend.h"
 #include "cuzk/gadgets.h"
+#include "cuzk/sha256.h"
 
 /* What the counting backend saw. */
 typedef struct {
@@ -379,6 +384,76 @@ int main(void) {
     }
     free(buf);
     free(good);
+    unlink(path);
+    unlink(mark);
+  }
+  { /* the decoded load and PATH.checked (docs/groth16.md "Parameters read in place"): a file
+     * decoded with its checks is marked; a file the mark names is decoded without them (here one
+     * with l[3] off the curve, under a mark written for it as the library writes one); once
+     * its modification time changes, the same file is checked and refused naming l[3] */
+    char path[] = "/tmp/cuzk_backend_XXXXXX", mark[64];
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd >= 0) close(fd);
+    snprintf(mark, sizeof mark, "%s.checked", path);
+    CHECK(cuzk_g16_params_write_file(p, path) == CUZK_G16_OK);
+    for (int round = 0; round < 3; round++) {
+      if (round == 1) { /* l[3]'s x changed, and a mark naming this very file */
+        size_t bytes = cuzk_g16_params_size(p);
+        uint8_t *buf = malloc(bytes), d[32];
+        CHECK(buf != NULL);
+        if (!buf) break;
+        cuzk_g16_params_write(buf, p);
+        buf[cuzk_g16_vk_size(&p->vk) + 4 + 96 * p->n_h + 4 + 96 * 3 + 20] ^= 1;
+        FILE *f = fopen(path, "wb");
+        CHECK(f && fwrite(buf, 1, bytes, f) == bytes);
+        if (f) fclose(f);
+        cuzk_sha256_ctx c; /* the file is under 1 MiB: its head and its tail are all of it */
+        cuzk_sha256_init(&c);
+        cuzk_sha256_update(&c, buf, bytes);
+        cuzk_sha256_update(&c, buf, bytes);
+        cuzk_sha256_final(&c, d);
+        free(buf);
+        struct stat st;
+        CHECK(stat(path, &st) == 0 && bytes < (1u << 20));
+        f = fopen(mark, "w");
+        CHECK(f != NULL);
+        if (!f) break;
+        fprintf(f,
+                "cuzk-params-checked 1 size=%zu dev=%llu ino=%llu mtime_ns=%llu sha256-head-tail=",
+                bytes, (unsigned long long)st.st_dev, (unsigned long long)st.st_ino,
+                (unsigned long long)st.st_mtim.tv_sec * 1000000000ull +
+                    (unsigned long long)st.st_mtim.tv_nsec);
+        for (int i = 0; i < 32; i++)
+          fprintf(f, "%02x", d[i]);
+        fprintf(f, " subgroup=0\n");
+        fclose(f);
+      }
+      if (round == 2) { /* the same bytes, another modification time */
+        struct timespec t[2] = {{0, UTIME_OMIT}, {1000000000, 0}};
+        CHECK(utimensat(AT_FDCWD, path, t, 0) == 0);
+      }
+      cuzk_file_map fm;
+      CHECK(cuzk_file_map_open(&fm, path));
+      cuzk_g16_source mapped = {CUZK_G16_SOURCE_MAPPED, NULL, &fm, path, false, false, NULL};
+      cuzk_g16_set *set = NULL;
+      char msg[512] = "";
+      cuzk_g16_err e = cuzk_g16_attach(&set, NULL, &mapped, &x, msg, sizeof msg);
+      if (round < 2) {
+        CHECK_MSG(e == CUZK_G16_OK && set && access(mark, R_OK) == 0, "round %d: %s", round, msg);
+      } else {
+        CHECK(e != CUZK_G16_OK && !set);
+        CHECK_MSG(strstr(msg, path) && strstr(msg, "l[3]"), "%s", msg);
+      }
+      if (round == 0 && set) { /* checked, marked, and the same proofs */
+        memset(got, 0, sizeof got);
+        fresh(cs);
+        CHECK(cuzk_g16_prove_set(got, cs, N, set, &po, NULL) == CUZK_G16_OK);
+        CHECK(same_bytes(want, got, N));
+      }
+      cuzk_g16_detach(set);
+      cuzk_file_map_close(&fm);
+    }
     unlink(path);
     unlink(mark);
   }

@@ -83,6 +83,10 @@ typedef struct {
    * name ("h", "l", "a", "b_g1", "b_g2"; "done" last), every few million points: a 32 GiB set
    * takes minutes. */
   const cuzk_progress *progress;
+  /* The query vectors' points were all checked before (their file's PATH.checked mark: docs/
+   * groth16.md "Parameters read in place"): decoded without any check, as the MSMs of a set read
+   * in place decode them. The verifying key is checked whatever this says. */
+  bool trusted;
 } cuzk_g16_read_opts;
 #define CUZK_G16_READ_CANCEL_POINTS 4096
 

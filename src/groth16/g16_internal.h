@@ -33,6 +33,12 @@ cuzk_g16_err g16_params_locate(const uint8_t *buf, size_t len, const cuzk_g16_re
                                bool check_points, bool mapped, cuzk_g16_vk **vk, size_t n[5],
                                size_t off[5], cuzk_g16_read_error *err);
 
+/* params_mark.c: PATH.checked. Whether it names this very file (m mapped from path) as checked,
+ * with the subgroup tests when subgroup; and writing it once every point of the file was checked
+ * so (a directory we cannot write only means the next load checks again). */
+bool g16_mark_trusted(const cuzk_file_map *m, const char *path, bool subgroup);
+void g16_mark_write(const cuzk_file_map *m, const char *path, bool subgroup);
+
 /* params_in_place.c: a parameter set read in place (docs/groth16.md "Parameters read in
  * place"): its own mapping of the .params file, the verifying key, the query vectors' counts and
  * offsets (h, l, a, b_g1, b_g2: cuzk_g16_query's order). */

@@ -16,6 +16,7 @@
 #include "cuzk/errmsg.h"
 #include "cuzk/groth16.h"
 #include "cuzk/sha256.h"
+#include "groth16/g16_internal.h"
 
 #define fail CUZK_FAIL
 
@@ -39,8 +40,12 @@ cuzk_g16_err cuzk_g16_params_decode(const cuzk_file_map *m, const char *path, cu
                                     const _Atomic int *cancel, cuzk_g16_params **params, char *msg,
                                     size_t len) {
   cuzk_g16_read_error re = {0, NULL, 0};
-  cuzk_g16_read_opts ro = {false, pool, 0, cancel, NULL};
+  cuzk_g16_read_opts ro = {false, pool, 0, cancel, NULL, false};
+  /* a file whose points were checked before (by either path) is decoded unchecked, and one
+   * checked now is marked so: docs/groth16.md "Parameters read in place" */
+  ro.trusted = path && g16_mark_trusted(m, path, false);
   cuzk_g16_err e = cuzk_g16_params_read(params, m->data, m->len, &ro, &re);
+  if (!e && !ro.trusted && path) g16_mark_write(m, path, false);
   if (!e) return CUZK_G16_OK;
   if (re.what)
     return fail(msg, len, e, "%s: %s (at byte %zu, %s[%zu])", path, cuzk_g16_strerror(e), re.offset,

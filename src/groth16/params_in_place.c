@@ -3,9 +3,8 @@
  * A parameter set read in place (docs/groth16.md "Parameters read in place"): the .params file
  * stays mapped, its verifying key is decoded, and the MSMs decode each chunk of bases from the
  * mapping as they consume it (cuzk/msm.h's streamed MSMs). Every point of the file is checked
- * once — canonical, on the curve, not the identity, and in the subgroup when asked — and the
- * file's identity is then written beside it (PATH.checked), so that later loads of the same file
- * skip the check and a changed, replaced or truncated file is checked again.
+ * once — canonical, on the curve, not the identity, and in the subgroup when asked — and marked
+ * so (params_mark.c), so that later loads of the same file skip the check.
  */
 #define _GNU_SOURCE /* MADV_* */
 #include <errno.h>
@@ -22,58 +21,6 @@
 
 #define fail CUZK_FAIL
 
-/* Bytes of the file's head and tail in its identity digest: the verifying key and the vector
- * counts are in the head; a file cut short or extended changes the size. */
-#define DIGEST_SPAN ((size_t)1 << 20)
-
-static void identity_digest(char hex[65], const cuzk_file_map *m) {
-  uint8_t d[32];
-  cuzk_sha256_ctx c;
-  size_t head = m->len < DIGEST_SPAN ? m->len : DIGEST_SPAN;
-  cuzk_sha256_init(&c);
-  cuzk_sha256_update(&c, m->data, head);
-  cuzk_sha256_update(&c, m->data + (m->len - head), head);
-  cuzk_sha256_final(&c, d);
-  for (int i = 0; i < 32; i++)
-    snprintf(hex + 2 * i, 3, "%02x", d[i]);
-}
-
-/* The file's identity as PATH.checked holds it, before the " subgroup=0|1" that ends the line. */
-static void identity_line(char *out, size_t len, const cuzk_file_map *m) {
-  char hex[65];
-  identity_digest(hex, m);
-  snprintf(out, len,
-           "cuzk-params-checked 1 size=%zu dev=%" PRIu64 " ino=%" PRIu64 " mtime_ns=%" PRIu64
-           " sha256-head-tail=%s",
-           m->len, m->dev, m->ino, m->mtime_ns, hex);
-}
-
-/* PATH.checked names this very file, checked with the subgroup tests if they are wanted. */
-static bool already_checked(const char *mark, const char *line, bool subgroup) {
-  char got[600] = "", want[600];
-  FILE *f = fopen(mark, "r");
-  if (!f) return false;
-  bool ok = fgets(got, sizeof got, f) != NULL;
-  fclose(f);
-  for (int sg = subgroup; sg <= 1 && ok; sg++) {
-    snprintf(want, sizeof want, "%s subgroup=%d\n", line, sg);
-    if (!strcmp(got, want)) return true;
-  }
-  return false;
-}
-
-/* Written to a temporary name and renamed; a directory we cannot write only means the next
- * load checks again. */
-static void write_mark(const char *mark, const char *line) {
-  char tmp[4300];
-  if ((size_t)snprintf(tmp, sizeof tmp, "%s.%ld.tmp", mark, (long)getpid()) >= sizeof tmp) return;
-  FILE *f = fopen(tmp, "w");
-  if (!f) return;
-  bool ok = fputs(line, f) >= 0;
-  ok = fclose(f) == 0 && ok;
-  if (!ok || rename(tmp, mark) != 0) unlink(tmp);
-}
-
 cuzk_g16_err g16_in_place_open(g16_in_place **out, const char *path, bool subgroup, cuzk_pool *pool,
                                const _Atomic int *cancel, const cuzk_progress *progress,
                                bool *checked, char *msg, size_t len) {
@@ -86,10 +33,7 @@ cuzk_g16_err g16_in_place_open(g16_in_place **out, const char *path, bool subgro
     free(ip);
     return fail(msg, len, CUZK_G16_EIO, "%s: %s", path, strerror(err));
   }
-  char mark[4200], line[400];
-  bool have_mark = (size_t)snprintf(mark, sizeof mark, "%s.checked", path) < sizeof mark;
-  identity_line(line, sizeof line, &ip->map);
-  bool trusted = have_mark && ip->map.len && already_checked(mark, line, subgroup);
+  bool trusted = g16_mark_trusted(&ip->map, path, subgroup);
   cuzk_g16_read_opts o = {
       .check_subgroup = subgroup, .pool = pool, .cancel = cancel, .progress = progress};
   cuzk_g16_read_error re = {0, NULL, 0};
@@ -108,9 +52,7 @@ cuzk_g16_err g16_in_place_open(g16_in_place **out, const char *path, bool subgro
     return e;
   }
   if (!trusted) {
-    char full[600];
-    snprintf(full, sizeof full, "%s subgroup=%d\n", line, subgroup ? 1 : 0);
-    if (have_mark) write_mark(mark, full);
+    g16_mark_write(&ip->map, path, subgroup);
     if (checked) *checked = true;
   }
   /* read front to back by each MSM; the streamed MSMs ask for each next chunk ahead */

@@ -143,11 +143,27 @@ static cuzk_g16_err decode_point(void *dst, const uint8_t *src, bool g2, bool su
   return inf ? CUZK_G16_EINFINITY : CUZK_G16_OK;
 }
 
+/* A point of a file checked before: the coordinates into Montgomery form, nothing checked (an Fp2
+ * coordinate is written c1 first: docs/groth16.md "Parameter files"). */
+static void decode_trusted(void *dst, const uint8_t *src, bool g2) {
+  if (g2) {
+    cuzk_g2_affine *r = dst;
+    cuzk_fp_from_bytes(&r->x.c1, src);
+    cuzk_fp_from_bytes(&r->x.c0, src + 48);
+    cuzk_fp_from_bytes(&r->y.c1, src + 96);
+    cuzk_fp_from_bytes(&r->y.c0, src + 144);
+  } else {
+    cuzk_g1_affine *r = dst;
+    cuzk_fp_from_bytes(&r->x, src);
+    cuzk_fp_from_bytes(&r->y, src + 48);
+  }
+}
+
 typedef struct {
   const uint8_t *src;
   uint8_t *dst;
   size_t n, base; /* base: the slice's first element (the parallel loop counts from 0) */
-  bool g2, subgroup;
+  bool g2, subgroup, trusted;
   _Atomic size_t first_bad; /* lowest failing index found so far; n if none */
   const _Atomic int *cancel;
   atomic_bool cancelled;
@@ -171,6 +187,10 @@ static void decode_range(void *ctx, size_t begin, size_t end) {
       return;
     }
     void *dst = j->dst ? j->dst + i * dsz : (void *)&scratch;
+    if (j->trusted && j->dst) {
+      decode_trusted(dst, j->src + i * ssz, j->g2);
+      continue;
+    }
     if (decode_point(dst, j->src + i * ssz, j->g2, j->subgroup) == CUZK_G16_OK) continue;
     size_t cur = atomic_load_explicit(&j->first_bad, memory_order_relaxed);
     while (i < cur && !atomic_compare_exchange_weak_explicit(
@@ -200,13 +220,18 @@ static read_progress progress_of(const cuzk_g16_read_opts *o, const layout *lo) 
 /* Decodes vector k into dst (NULL: checks it only); on failure reports its lowest bad element.
  * With a progress (rp, may be NULL), in slices, reported after each. */
 static cuzk_g16_err decode_vector(void *dst, const uint8_t *buf, const span *s, int k,
-                                  bool subgroup, cuzk_pool *pool, unsigned max_workers,
-                                  const _Atomic int *cancel, read_progress *rp,
-                                  cuzk_g16_read_error *err) {
+                                  bool subgroup, bool trusted, cuzk_pool *pool,
+                                  unsigned max_workers, const _Atomic int *cancel,
+                                  read_progress *rp, cuzk_g16_read_error *err) {
   if (s->n == 0) return CUZK_G16_OK;
   bool g2 = k == V_B2;
-  decode_job j = {
-      .src = buf + s->off, .dst = dst, .n = s->n, .g2 = g2, .subgroup = subgroup, .cancel = cancel};
+  decode_job j = {.src = buf + s->off,
+                  .dst = dst,
+                  .n = s->n,
+                  .g2 = g2,
+                  .subgroup = subgroup,
+                  .trusted = trusted,
+                  .cancel = cancel};
   atomic_init(&j.first_bad, s->n);
   atomic_init(&j.cancelled, false);
   size_t slice = rp && (rp->p || rp->release) ? PROGRESS_SLICE : s->n;
@@ -255,7 +280,8 @@ static cuzk_g16_err decode_vk(cuzk_g16_vk *vk, const uint8_t *buf, const layout 
     }
     pos += vk_fixed[i].g2 ? G2U : G1U;
   }
-  return decode_vector(vk->ic, buf, &lo->v[V_IC], V_IC, true, pool, max_workers, NULL, NULL, err);
+  return decode_vector(vk->ic, buf, &lo->v[V_IC], V_IC, true, false, pool, max_workers, NULL, NULL,
+                       err);
 }
 
 cuzk_g16_err cuzk_g16_vk_read(cuzk_g16_vk **out, const uint8_t *buf, size_t len,
@@ -296,8 +322,8 @@ cuzk_g16_err cuzk_g16_params_read(cuzk_g16_params **out, const uint8_t *buf, siz
   void *dst[V_COUNT] = {p->vk.ic, p->h, p->l, p->a, p->b_g1, p->b_g2};
   read_progress rp = progress_of(&o, &lo);
   for (int k = V_H; k < V_COUNT && e == CUZK_G16_OK; k++)
-    e = decode_vector(dst[k], buf, &lo.v[k], k, o.check_subgroup, o.pool, o.max_workers, o.cancel,
-                      &rp, err);
+    e = decode_vector(dst[k], buf, &lo.v[k], k, o.check_subgroup, o.trusted, o.pool, o.max_workers,
+                      o.cancel, &rp, err);
   if (e != CUZK_G16_OK) {
     cuzk_g16_params_free(p);
     return e;
@@ -327,8 +353,8 @@ cuzk_g16_err g16_params_locate(const uint8_t *buf, size_t len, const cuzk_g16_re
     n[k - V_H] = lo.v[k].n;
     off[k - V_H] = lo.v[k].off;
     if (check_points)
-      e = decode_vector(NULL, buf, &lo.v[k], k, o.check_subgroup, o.pool, o.max_workers, o.cancel,
-                        &rp, err);
+      e = decode_vector(NULL, buf, &lo.v[k], k, o.check_subgroup, false, o.pool, o.max_workers,
+                        o.cancel, &rp, err);
   }
   if (e != CUZK_G16_OK) {
     cuzk_g16_vk_free(v);
