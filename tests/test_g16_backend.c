@@ -144,6 +144,15 @@ static cuzk_cs *make(cuzk_cs_mode mode, uint64_t seed, cuzk_fr *pub) {
   return cs;
 }
 
+/* p written to a new file named from path's template; mark: its PATH.checked name. */
+static bool temp_params(char *path, char *mark, size_t len, const cuzk_g16_params *p) {
+  int fd = mkstemp(path);
+  if (fd < 0) return false;
+  close(fd);
+  snprintf(mark, len, "%s.checked", path);
+  return cuzk_g16_params_write_file(p, path) == CUZK_G16_OK;
+}
+
 static bool same_bytes(const cuzk_g16_proof *x, const cuzk_g16_proof *y, size_t n) {
   for (size_t i = 0; i < n; i++) {
     uint8_t a[CUZK_G16_PROOF_BYTES], b[CUZK_G16_PROOF_BYTES];
@@ -305,11 +314,7 @@ int main(void) {
      * written; a file changed after that, with a point flipped, or truncated, is refused
      * naming the vector and index */
     char path[] = "/tmp/cuzk_backend_XXXXXX", mark[64];
-    int fd = mkstemp(path);
-    CHECK(fd >= 0);
-    if (fd >= 0) close(fd);
-    snprintf(mark, sizeof mark, "%s.checked", path);
-    CHECK(cuzk_g16_params_write_file(p, path) == CUZK_G16_OK);
+    CHECK(temp_params(path, mark, sizeof mark, p));
     cuzk_g16_source inplace = {CUZK_G16_SOURCE_MAPPED, NULL, NULL, path, true, true, NULL};
     for (int round = 0; round < 2; round++) { /* the second attach trusts PATH.checked */
       inplace.check_subgroup = round == 0;    /* a file checked with them satisfies one without */
@@ -392,11 +397,7 @@ int main(void) {
      * with l[3] off the curve, under a mark written for it as the library writes one); once
      * its modification time changes, the same file is checked and refused naming l[3] */
     char path[] = "/tmp/cuzk_backend_XXXXXX", mark[64];
-    int fd = mkstemp(path);
-    CHECK(fd >= 0);
-    if (fd >= 0) close(fd);
-    snprintf(mark, sizeof mark, "%s.checked", path);
-    CHECK(cuzk_g16_params_write_file(p, path) == CUZK_G16_OK);
+    CHECK(temp_params(path, mark, sizeof mark, p));
     for (int round = 0; round < 3; round++) {
       if (round == 1) { /* l[3]'s x changed, and a mark naming this very file */
         size_t bytes = cuzk_g16_params_size(p);
