@@ -110,6 +110,14 @@ cuzk_r1cs_err cuzk_pce_read_file(cuzk_pce **out, const char *path, const char *c
                                  const uint8_t tag[32], const _Atomic int *cancel, char *msg,
                                  size_t msg_len);
 
+/* cuzk_pce_write_file of *p, then the file just written read back (cuzk_pce_read_file) and put in
+ * the place of *p, which is freed: the matrices become page cache instead of the caller's memory
+ * (a 32 GiB circuit's are 6-8 GB). A failed write is returned (*p kept); a failed read-back
+ * keeps *p too (*mapped false), which costs memory, not correctness. mapped may be NULL. */
+cuzk_r1cs_err cuzk_pce_write_file_mapped(cuzk_pce **p, const char *path, const char *circuit_id,
+                                         const uint8_t tag[32], const _Atomic int *cancel,
+                                         bool *mapped);
+
 /* One matrix of cuzk_pce_eval (k = 0, 1, 2 for A, B, C) into out: its rows, the per-input
  * constraints' entries, zeros to len — for a prover that forms C's values only after A·B. */
 void cuzk_pce_eval_matrix(const cuzk_pce *p, int k, const cuzk_fr *inputs, const cuzk_fr *aux,

@@ -241,18 +241,11 @@ static cuzk_pce *record_pce(cuzk_engine *e, srs_set *s, const cuzk_g16_set *set,
           "MiB)",
           s->circ->id, eng_now() - t0, cuzk_pce_num_constraints(pce),
           cuzk_pce_num_coefficients(pce), (double)cuzk_pce_bytes(pce) / 1048576.0);
-  if (file && (r = cuzk_pce_write_file(pce, path, s->circ->id, tag))) {
+  /* written, then mapped in place of the recording: its pages are the page cache's, not the
+   * set's (a 32 GiB circuit's evaluator is 6-8 GB) */
+  if (file && (r = cuzk_pce_write_file_mapped(&pce, path, s->circ->id, tag, &s->abandon, NULL)))
     eng_log(e, CUZK_LOG_WARN, NULL, "%s: cannot write %s (%s): the next load records again",
             s->circ->id, path, cuzk_r1cs_strerror(r));
-  } else if (file) {
-    /* the file just written, mapped in place of the recording: its pages are the page cache's,
-     * not the set's (a 32 GiB circuit's evaluator is 6-8 GB) */
-    cuzk_pce *mapped;
-    if (!cuzk_pce_read_file(&mapped, path, s->circ->id, tag, &s->abandon, why, sizeof why)) {
-      cuzk_pce_free(pce);
-      pce = mapped;
-    }
-  }
   return pce;
 }
 

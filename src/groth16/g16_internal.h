@@ -33,6 +33,11 @@ cuzk_g16_err g16_params_locate(const uint8_t *buf, size_t len, const cuzk_g16_re
                                bool check_points, bool mapped, cuzk_g16_vk **vk, size_t n[5],
                                size_t off[5], cuzk_g16_read_error *err);
 
+/* params_io.c: a point of a file checked before (PATH.checked, or the check of an in-place
+ * attach), decoded with nothing checked: the coordinates into Montgomery form. */
+void g16_g1_trusted(cuzk_g1_affine *r, const uint8_t *src);
+void g16_g2_trusted(cuzk_g2_affine *r, const uint8_t *src);
+
 /* params_mark.c: PATH.checked. Whether it names this very file (m mapped from path) as checked,
  * with the subgroup tests when subgroup; and writing it once every point of the file was checked
  * so (a directory we cannot write only means the next load checks again). */

@@ -8,7 +8,6 @@
  */
 #define _GNU_SOURCE /* MADV_* */
 #include <errno.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +15,6 @@
 #include <unistd.h>
 
 #include "cuzk/errmsg.h"
-#include "cuzk/sha256.h"
 #include "groth16/g16_internal.h"
 
 #define fail CUZK_FAIL
@@ -75,23 +73,16 @@ static void fill_g1(const void *ctx, size_t first, size_t count, void *out) {
   const uint8_t *in = s->bytes + (s->first + first) * CUZK_G1_UNCOMPRESSED_BYTES;
   cuzk_g1_affine *r = out;
   /* checked when the file was opened: canonical coordinates, no flags (never the identity) */
-  for (size_t i = 0; i < count; i++, in += CUZK_G1_UNCOMPRESSED_BYTES) {
-    cuzk_fp_from_bytes(&r[i].x, in);
-    cuzk_fp_from_bytes(&r[i].y, in + 48);
-  }
+  for (size_t i = 0; i < count; i++, in += CUZK_G1_UNCOMPRESSED_BYTES)
+    g16_g1_trusted(&r[i], in);
 }
 
 static void fill_g2(const void *ctx, size_t first, size_t count, void *out) {
   const g16_in_place_src *s = ctx;
   const uint8_t *in = s->bytes + (s->first + first) * CUZK_G2_UNCOMPRESSED_BYTES;
   cuzk_g2_affine *r = out;
-  for (size_t i = 0; i < count; i++, in += CUZK_G2_UNCOMPRESSED_BYTES) {
-    /* an Fp2 coordinate is written c1 first (docs/groth16.md "Parameter files") */
-    cuzk_fp_from_bytes(&r[i].x.c1, in);
-    cuzk_fp_from_bytes(&r[i].x.c0, in + 48);
-    cuzk_fp_from_bytes(&r[i].y.c1, in + 96);
-    cuzk_fp_from_bytes(&r[i].y.c0, in + 144);
-  }
+  for (size_t i = 0; i < count; i++, in += CUZK_G2_UNCOMPRESSED_BYTES)
+    g16_g2_trusted(&r[i], in);
 }
 
 /* The pages holding bases first .. first + count - 1, widened to whole pages. */

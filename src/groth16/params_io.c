@@ -143,20 +143,17 @@ static cuzk_g16_err decode_point(void *dst, const uint8_t *src, bool g2, bool su
   return inf ? CUZK_G16_EINFINITY : CUZK_G16_OK;
 }
 
-/* A point of a file checked before: the coordinates into Montgomery form, nothing checked (an Fp2
- * coordinate is written c1 first: docs/groth16.md "Parameter files"). */
-static void decode_trusted(void *dst, const uint8_t *src, bool g2) {
-  if (g2) {
-    cuzk_g2_affine *r = dst;
-    cuzk_fp_from_bytes(&r->x.c1, src);
-    cuzk_fp_from_bytes(&r->x.c0, src + 48);
-    cuzk_fp_from_bytes(&r->y.c1, src + 96);
-    cuzk_fp_from_bytes(&r->y.c0, src + 144);
-  } else {
-    cuzk_g1_affine *r = dst;
-    cuzk_fp_from_bytes(&r->x, src);
-    cuzk_fp_from_bytes(&r->y, src + 48);
-  }
+void g16_g1_trusted(cuzk_g1_affine *r, const uint8_t *src) {
+  cuzk_fp_from_bytes(&r->x, src);
+  cuzk_fp_from_bytes(&r->y, src + 48);
+}
+
+void g16_g2_trusted(cuzk_g2_affine *r, const uint8_t *src) {
+  /* an Fp2 coordinate is written c1 first (docs/groth16.md "Parameter files") */
+  cuzk_fp_from_bytes(&r->x.c1, src);
+  cuzk_fp_from_bytes(&r->x.c0, src + 48);
+  cuzk_fp_from_bytes(&r->y.c1, src + 96);
+  cuzk_fp_from_bytes(&r->y.c0, src + 144);
 }
 
 typedef struct {
@@ -188,7 +185,10 @@ static void decode_range(void *ctx, size_t begin, size_t end) {
     }
     void *dst = j->dst ? j->dst + i * dsz : (void *)&scratch;
     if (j->trusted && j->dst) {
-      decode_trusted(dst, j->src + i * ssz, j->g2);
+      if (j->g2)
+        g16_g2_trusted(dst, j->src + i * ssz);
+      else
+        g16_g1_trusted(dst, j->src + i * ssz);
       continue;
     }
     if (decode_point(dst, j->src + i * ssz, j->g2, j->subgroup) == CUZK_G16_OK) continue;

@@ -339,3 +339,18 @@ cuzk_r1cs_err cuzk_pce_read_file(cuzk_pce **out, const char *path, const char *c
   *out = p;
   return CUZK_R1CS_OK;
 }
+
+cuzk_r1cs_err cuzk_pce_write_file_mapped(cuzk_pce **p, const char *path, const char *circuit_id,
+                                         const uint8_t tag[32], const _Atomic int *cancel,
+                                         bool *mapped) {
+  if (mapped) *mapped = false;
+  if (!p || !*p) return CUZK_R1CS_EINVAL;
+  cuzk_r1cs_err r = cuzk_pce_write_file(*p, path, circuit_id, tag);
+  if (r) return r;
+  cuzk_pce *back;
+  if (cuzk_pce_read_file(&back, path, circuit_id, tag, cancel, NULL, 0)) return CUZK_R1CS_OK;
+  cuzk_pce_free(*p);
+  *p = back;
+  if (mapped) *mapped = true;
+  return CUZK_R1CS_OK;
+}

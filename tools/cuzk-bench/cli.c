@@ -424,17 +424,6 @@ int cli_prove_arg(cli_prove_args *pa, int id, const char *v) {
   }
 }
 
-/* "2KiB", "8MiB", "32GiB": the --sector-size word of a power-of-two size */
-static void size_word(char *out, size_t len, uint64_t bytes) {
-  static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  unsigned u = 0;
-  while (u < 4 && bytes >= 1024 && bytes % 1024 == 0) {
-    bytes /= 1024;
-    u++;
-  }
-  snprintf(out, len, "%llu%s", (unsigned long long)bytes, unit[u]);
-}
-
 int cli_params_present(const char *cmd, const char *base, bool need_params, const char *kind,
                        uint64_t sector_bytes) {
   static const char *const ext[] = {".vk", ".params"};
@@ -446,7 +435,11 @@ int cli_params_present(const char *cmd, const char *base, bool need_params, cons
     snprintf(dir, sizeof dir, "%s", base);
     char *slash = strrchr(dir, '/');
     if (slash) *slash = 0;
-    size_word(size, sizeof size, sector_bytes);
+    const cuzk_sector_info *si; /* its name is setup's --sector-size word */
+    if (cuzk_sector_by_bytes(&si, sector_bytes) == CUZK_POREP_OK)
+      snprintf(size, sizeof size, "%s", si->name);
+    else
+      snprintf(size, sizeof size, "%llu", (unsigned long long)sector_bytes);
     if (err != ENOENT) return cli_fail(1, "%s: %s: %s", cmd, path, strerror(err));
     return cli_fail(1,
                     "%s: %s: no such file. Put Filecoin's parameter files in %s, or make TEST "
@@ -583,14 +576,10 @@ int cli_record_pce(cuzk_pce **out, cli_synth_fn f, const void *ctx, const char *
   printf("constraint matrices recorded in %.2f s (%zu constraints, %zu coefficients, %.1f MB)\n",
          cli_now_s() - t0, cuzk_pce_num_constraints(*out), cuzk_pce_num_coefficients(*out),
          (double)cuzk_pce_bytes(*out) / 1e6);
-  if (pce_file && cuzk_pce_write_file(*out, pce_file, "prove", tag))
+  bool mapped = false; /* the file just written in place of the recording: page cache, not anon */
+  if (pce_file && cuzk_pce_write_file_mapped(out, pce_file, "prove", tag, NULL, &mapped))
     return cli_fail(1, "prove: cannot write %s", pce_file);
-  cuzk_pce *mapped; /* the file just written in place of the recording: page cache, not anon */
-  if (pce_file && !cuzk_pce_read_file(&mapped, pce_file, "prove", tag, NULL, why, sizeof why)) {
-    cuzk_pce_free(*out);
-    *out = mapped;
-    printf("constraint matrices written to %s and mapped from it\n", pce_file);
-  }
+  if (mapped) printf("constraint matrices written to %s and mapped from it\n", pce_file);
   return -1;
 }
 
