@@ -2,17 +2,23 @@
 /*
  * Large-buffer allocator tests: 2 MiB rounding and alignment, every byte writable, reuse of the
  * same buffer for the same size, best fit, no aliasing between live buffers (also from several
- * threads at once), the cache limit, and trim.
+ * threads at once), the cache limit, and trim; the huge-page advice of buffers and growable
+ * regions as CUZK_HUGE_PAGES asks (registered with it unset and set to 1).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "cuzk/pool.h"
 #include "util/buffer.h"
+#include "util/huge_pages.h"
+#include "util/vec.h"
 
 #define MIB ((size_t)1 << 20)
 
@@ -215,10 +221,55 @@ static void test_threads(void) {
   CHECK(stats().cached_bytes == 0);
 }
 
+/* 1 if the mapping holding p has the kernel's "hg" flag (advised MADV_HUGEPAGE), 0 if not, -1
+ * if /proc/self/smaps has no mapping holding it. */
+static int advised_huge(const void *p) {
+  FILE *f = fopen("/proc/self/smaps", "r");
+  if (!f) return -1;
+  char line[512];
+  int in = 0, found = -1;
+  uintptr_t a = (uintptr_t)p;
+  while (fgets(line, sizeof line, f)) {
+    unsigned long lo, hi;
+    if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2) { /* a mapping's first line */
+      in = a >= lo && a < hi;
+    } else if (in && strncmp(line, "VmFlags:", 8) == 0) {
+      found = strstr(line, " hg") != NULL;
+      break;
+    }
+  }
+  fclose(f);
+  return found;
+}
+
+/* Advised exactly when CUZK_HUGE_PAGES is set to something other than "" or "0". */
+static void test_huge_page_advice(void) {
+  const char *v = getenv("CUZK_HUGE_PAGES");
+  bool want = v && *v && strcmp(v, "0") != 0;
+  CHECK(cuzk_huge_pages_wanted() == want);
+  void *b = cuzk_buffer_get(4 * MIB);
+  CHECK(b != NULL);
+  if (b) {
+    CHECK_MSG(advised_huge(b) == want, "buffer: hg flag %d, CUZK_HUGE_PAGES %s", advised_huge(b),
+              v ? v : "unset");
+    cuzk_buffer_put(b);
+  }
+  cuzk_vec small = {0}, big = {0};
+  CHECK(cuzk_vec_reserve(&small, 64 << 10) && cuzk_vec_reserve(&big, 4 * MIB));
+  if (small.p && big.p) {
+    CHECK_MSG(advised_huge(big.p) == want, "vec: hg flag %d", advised_huge(big.p));
+    CHECK_MSG(advised_huge(small.p) == 0, "a 64 KiB vec advised"); /* below 2 MiB: never */
+  }
+  cuzk_vec_free(&small);
+  cuzk_vec_free(&big);
+  cuzk_buffer_trim();
+}
+
 int main(void) {
   test_sizes_and_writes();
   test_reuse();
   test_cache_limit();
   test_threads();
+  test_huge_page_advice();
   return check_summary("test_buffer");
 }

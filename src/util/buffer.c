@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
- * The large-buffer allocator: 2 MiB-aligned anonymous mappings with transparent huge pages
- * requested, and a free list that keeps returned buffers mapped (and their pages faulted in)
- * for the next request of about the same size.
+ * The large-buffer allocator: 2 MiB-aligned anonymous mappings (advised for transparent huge pages
+ * when CUZK_HUGE_PAGES asks, util/huge_pages.h), and a free list that keeps returned buffers mapped
+ * (and their pages faulted in) for the next request of about the same size.
  *
  * Policy: a request is rounded up to a multiple of 2 MiB and served by the smallest cached
  * buffer of at least that size, provided it is at most twice the size (best fit; a much larger
@@ -11,7 +11,7 @@
  * limit (util/buffer.h), evicting the least recently returned first. One mutex guards the
  * bookkeeping; mmap and munmap run outside it.
  */
-#define _GNU_SOURCE /* MAP_ANONYMOUS, MADV_HUGEPAGE, _SC_PHYS_PAGES */
+#define _GNU_SOURCE /* MAP_ANONYMOUS, _SC_PHYS_PAGES */
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -21,6 +21,7 @@
 
 #include "cuzk/pool.h"
 #include "util/buffer.h"
+#include "util/huge_pages.h"
 
 #define LIVE_BUCKETS 256
 #define DEFAULT_CACHE_MAX ((size_t)64 << 30)
@@ -42,7 +43,8 @@ static bool cache_max_set;
 /* ---- mappings ---------------------------------------------------------------------------- */
 
 static void *map_aligned(size_t size) {
-  /* Map one extra 2 MiB and cut the misaligned ends off, so huge pages can back every byte. */
+  /* Map one extra 2 MiB and cut the misaligned ends off, so huge pages can back every byte
+   * (when they are wanted, or THP is "always"). */
   size_t span = size + CUZK_BUFFER_ALIGN;
   void *raw = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (raw == MAP_FAILED) return NULL;
@@ -51,8 +53,7 @@ static void *map_aligned(size_t size) {
   size_t head = a - r, tail = span - head - size;
   if (head) munmap(raw, head);
   if (tail) munmap((void *)(a + size), tail);
-  /* Advisory: fails with EINVAL where THP is compiled out; the buffer works either way. */
-  (void)madvise((void *)a, size, MADV_HUGEPAGE);
+  cuzk_huge_pages_advise((void *)a, size);
   return (void *)a;
 }
 

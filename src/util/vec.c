@@ -2,6 +2,8 @@
 #define _GNU_SOURCE
 #include "util/vec.h"
 
+#include "util/huge_pages.h"
+
 #include <sys/mman.h>
 
 #define VEC_MIN ((size_t)64 << 10)
@@ -21,9 +23,7 @@ bool cuzk_vec_reserve(cuzk_vec *v, size_t bytes) {
   else
     p = mremap(v->p, v->cap, want, MREMAP_MAYMOVE);
   if (p == MAP_FAILED) return false;
-#ifdef MADV_HUGEPAGE
-  if (want >= VEC_HUGE) madvise(p, want, MADV_HUGEPAGE);
-#endif
+  if (want >= VEC_HUGE) cuzk_huge_pages_advise(p, want);
   v->p = p;
   v->cap = want;
   return true;

@@ -2,8 +2,8 @@
 /*
  * Growable byte regions for the big per-proof arrays (witness, a/b/c, densities, CSR): anonymous
  * mappings grown with mremap, so growing never copies and untouched capacity costs no memory.
- * Regions of 2 MiB and more are advised for transparent huge pages (first touch of 4 KiB pages
- * costs ~14 us each on our VMs). Bytes never written before read as zero.
+ * Regions of 2 MiB and more are advised for transparent huge pages when CUZK_HUGE_PAGES asks
+ * (util/huge_pages.h). Bytes never written before read as zero.
  */
 #ifndef CUZK_UTIL_VEC_H
 #define CUZK_UTIL_VEC_H
