@@ -3,13 +3,14 @@
 # PoSt end to end through cuzk-bench. For 2 KiB WinningPoSt and WindowPoSt: gen-vanilla -> setup
 # --if-missing (into PARAM_DIR, shared with the other tests) -> prove (pre-compiled constraints,
 # and --synthesis prove) -> verify, the proof also accepted by the independent @noble/curves
-# verifier; --deterministic SEED gives the same bytes across thread counts and synthesis modes,
-# another seed other bytes; refused: a flipped proof byte, the proof
+# verifier; --deterministic SEED gives the same bytes across thread counts, synthesis modes and
+# the parameters decoded or read in place, another seed other bytes; refused: a flipped proof byte, the proof
 # against another request (other randomness). Refused before proving (prove exits 1, names the
 # fault, writes nothing) and by verify-vanilla: a flipped comm_c byte, a flipped path index, a
 # 31-byte randomness, a Winning registered proof in a Window request, swapped Window sectors; the
 # request reader's field errors; the daemon client loading a request. Then both kinds at 8 MiB
-# (sealed sectors; setup ~10 s the first time) and a 32 GiB WinningPoSt on a synthetic replica
+# (sealed sectors; setup ~10 s the first time; in place and decoded, the same bytes from one
+# seed) and a 32 GiB WinningPoSt on a synthetic replica
 # (setup ~15 s on 2 cores the first time, prove ~5 s). ~45 s once the parameters exist. usage: post.sh CUZK_BENCH PARAM_DIR [NODE VERIFY_MJS]
 set -eu
 B=$1
@@ -124,14 +125,18 @@ for kind in winning-post window-post; do
     >/dev/null 2>&1
   if cmp -s "$D/d1.bin" "$D/d3.bin"; then fail "$kind: seeds 7 and 8 gave the same bytes"; fi
   # --pce-file: the matrices recorded and written, then mapped from the file; the same bytes.
-  # WindowPoSt finds WinningPoSt's file: another parameter set's tag, so recorded again.
+  # WindowPoSt finds WinningPoSt's file: another parameter set's tag, so recorded again. The
+  # second run reads the MSM bases in place (docs/groth16.md "Parameters read in place"): the
+  # same bytes as the decoded parameters give.
   for step in recorded "read from"; do
-    "$B" prove --request "$D/$kind.json" --param-cache "$P" --deterministic 7 \
+    in_place=
+    [ "$step" = recorded ] || in_place=--in-place
+    "$B" prove --request "$D/$kind.json" --param-cache "$P" --deterministic 7 $in_place \
       --pce-file "$D/m.pce" -o "$D/d4.bin" >"$D/out" 2>&1
     grep -q "matrices $step" "$D/out" || { cat "$D/out" >&2; fail "$kind: --pce-file: no '$step'"; }
     [ "$step" != recorded ] || grep -q "written to $D/m.pce and mapped from it" "$D/out" ||
       fail "$kind: --pce-file: the recording kept instead of the file mapped"
-    cmp -s "$D/d1.bin" "$D/d4.bin" || fail "$kind: --pce-file changed the proof"
+    cmp -s "$D/d1.bin" "$D/d4.bin" || fail "$kind: --pce-file $in_place changed the proof"
   done
   rejects "$kind: another request's randomness" "partition 0: INVALID" \
     "$B" verify --request "$D/$kind-other.json" --param-cache "$P" --proof "$D/proof.bin"
@@ -212,13 +217,21 @@ rejects "single --request" "WINDOW_POST_PARTITION, registered_proof 10, partitio
 rejects "single --request -t porep" "a PoSt request, but -t porep" \
   "$B" single --request "$Q" -t porep -a "unix://$D/none.sock"
 
-# 8 MiB, both kinds: sealed sectors (two for Window), their own parameters, proofs that verify
+# 8 MiB, both kinds: sealed sectors (two for Window), their own parameters, proofs that verify;
+# the MSM bases read in place give the same bytes as the decoded ones
+in_place_same() { # in_place_same REQUEST: proof.bin (seed 9, decoded) proven again in place
+  "$B" prove --request "$1" --param-cache "$P" --deterministic 9 --in-place -o "$D/ip.bin" \
+    >/dev/null 2>&1
+  cmp -s "$D/proof.bin" "$D/ip.bin" || fail "$1: --in-place changed the proof"
+}
 "$B" gen-vanilla winning-post --sector-size 8MiB --data random:8 -o "$D/win8.json" >/dev/null
 setup winning-post 8MiB 8-0-0-50c7368dea9593ed0989e70974d28024efa9d156d585b7eea1be22b2e753f331
-proves "$D/win8.json"
+proves "$D/win8.json" --deterministic 9
+in_place_same "$D/win8.json"
 "$B" gen-vanilla window-post --sector-size 8MiB --data random:8 -o "$D/wpost8.json" >/dev/null
 setup window-post 8MiB 8-0-0-5294475db5237a2e83c3e52fd6c2b03859a1831d45ed08c4f35dbf9a803165a9
-proves "$D/wpost8.json"
+proves "$D/wpost8.json" --deterministic 9
+in_place_same "$D/wpost8.json"
 
 # 32 GiB WinningPoSt on a synthetic replica (the production circuit: 370,590 constraints)
 "$B" gen-vanilla winning-post --sector-size 32GiB -o "$D/w32.json" | grep -q "1 synthetic sector" ||

@@ -3,7 +3,7 @@
 # SnapDeals (the replica update) end to end through cuzk-bench. 2 KiB: gen-vanilla snap (a CC
 # sector sealed, new data encoded) -> verify-vanilla -> setup --if-missing (Filecoin's file name,
 # into PARAM_DIR) -> prove (its parameters read in place: docs/groth16.md "Parameters read in
-# place") -> verify, the proof also accepted by the independent @noble/curves
+# place"; decoded, the same bytes from the same seed) -> verify, the proof also accepted by the independent @noble/curves
 # verifier; refused after proving: a flipped proof byte, the proof against another update.
 # Refused before proving (prove exits 1, names the fault, writes nothing), and by
 # verify-vanilla: each commitment of the request changed, a path element of each tree, an apex
@@ -41,7 +41,8 @@ grep -q "StackedDrg2KiBV1 (2KiB), sector 9, 1 partition" "$D/gen" || fail "gen-v
 "$B" setup --kind snap --sector-size 2KiB --param-cache "$P" --if-missing
 vk=$P/v28-empty-sector-update-merkletree-poseidon_hasher-8-0-0-fb9e095bebdd77511c0269b967b4d87ba8b8a525edaa0e165de23ba454510194.vk
 [ -s "$vk" ] || fail "no $vk"
-"$B" prove --request "$D/r.json" --param-cache "$P" --in-place -o "$D/proof.bin" >"$D/prove.out"
+"$B" prove --request "$D/r.json" --param-cache "$P" --in-place --deterministic 5 -o "$D/proof.bin" \
+  >"$D/prove.out"
 [ "$(wc -c <"$D/proof.bin")" -eq 192 ] || fail "proof size"
 grep -q "^partition 0: peak RSS [0-9.]* GiB, read from storage" "$D/prove.out" || fail "no resources line"
 rc=0
@@ -49,6 +50,9 @@ rc=0
 [ $rc -eq 2 ] && grep -q "partition 1: the request has 1 partition" "$D/out" || fail "--partition 1 of 1"
 [ ! -e "$D/x.bin" ] || fail "--partition 1 of 1 wrote a proof"
 [ -s "$P/$(basename "$vk" .vk).params.checked" ] || fail "in place: no .params.checked written"
+# decoded: the same bytes as in place from the same seed
+"$B" prove --request "$D/r.json" --param-cache "$P" --deterministic 5 -o "$D/d.bin" >/dev/null 2>&1
+cmp -s "$D/proof.bin" "$D/d.bin" || fail "decoded and in place: other bytes"
 "$B" verify --request "$D/r.json" --param-cache "$P" --proof "$D/proof.bin" \
   --write-inputs "$D/in.txt" | grep -q "partition 0: valid" || fail "proof rejected"
 # the first public input: k = 0 with h_select 1 (2 KiB), then comm_r_old, comm_d_new, comm_r_new

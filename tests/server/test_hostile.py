@@ -331,7 +331,7 @@ def measure_empty(a, pb, pbg, work, k):
 
 def cancelled_flood(a, pb, pbg, work, like, n=40, size=8 * MB):
     """9.: a second daemon (512 MiB budget: NORMAL share 384 MiB) with the pipeline held; n
-    submissions of size bytes queued, then cancelled. Returns (taken, RSS held, RSS with the
+    submissions of size bytes queued and cancelled, then n more queued, then cancelled. Returns (taken, RSS held, RSS with the
     flood queued, RSS after the cancels)."""
     sock = os.path.join(work, "g.sock")
     wd = os.path.join(work, "give-back")
@@ -340,6 +340,11 @@ def cancelled_flood(a, pb, pbg, work, like, n=40, size=8 * MB):
     c = Client(a, pb, pbg, sock, wd, like=like)
     held = c.hold_queue()
     behind = c.queue_behind(1)  # the flood waits for two proofs, not one
+    # A first flood, cancelled: the heap trim that follows leaves the daemon's free heap unmapped,
+    # so the measured flood faults its pages in. Without it, free heap memory still mapped (from
+    # whatever the daemon did before) absorbed a whole flood once, and RSS did not move.
+    primed, _ = c.flood(n, size, pb.NORMAL, "prime")
+    cancel(c, pb, primed)
     before = rss_stable(d.p.pid)
     taken, _ = c.flood(n, size, pb.NORMAL, "give-back")
     flooded = rss_stable(d.p.pid)
