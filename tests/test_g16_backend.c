@@ -4,7 +4,8 @@
  * every query exactly once per proof, with the same proof bytes as the CPU backend; the CPU
  * backend's memory estimate; a set attached from its mapped .params file proves after the decoded
  * set is gone; the decoded load marks a file it checked and trusts a file marked so (until the
- * file changes); cancellation and a backend's error stop the prover with the domain given back. */
+ * file changes); a set read in place with its vectors past 4 GiB of the file; cancellation and a
+ * backend's error stop the prover with the domain given back. */
 #define _POSIX_C_SOURCE 200809L /* mkstemp, utimensat */
 #include <fcntl.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include "cuzk/g16_backend.h"
 #include "cuzk/gadgets.h"
 #include "cuzk/sha256.h"
+#include "groth16/g16_internal.h"
 
 /* What the counting backend saw. */
 typedef struct {
@@ -187,6 +189,90 @@ static void fresh(cuzk_cs *cs[N]) {
   }
 }
 
+/* A set read in place whose l, a, b_g1 and b_g2 lie past 4 GiB of the file (byte offsets that
+ * overflow 32 bits, as every vector after h does at 32 GiB): p's file with its h vector replaced
+ * by 2^26 - 1 points of zeros, written sparse (a hole, no disk blocks), and a PATH.checked mark
+ * for it, as the library writes one, so the attach skips the point check. Each base the MSM
+ * sources decode must be the point p's own file holds at that index. */
+static void test_past_4gib(const cuzk_g16_params *p) {
+  const size_t n_h = ((size_t)1 << 26) - 1, head = cuzk_g16_vk_size(&p->vk);
+  size_t bytes = cuzk_g16_params_size(p), old_tail = head + 4 + 96 * p->n_h;
+  uint8_t *small = malloc(bytes);
+  char path[] = "/tmp/cuzk_backend_XXXXXX";
+  int fd = mkstemp(path);
+  CHECK(small && fd >= 0);
+  if (!small || fd < 0) {
+    free(small);
+    return;
+  }
+  cuzk_g16_params_write(small, p);
+  uint8_t cnt[4] = {(uint8_t)(n_h >> 24), (uint8_t)(n_h >> 16), (uint8_t)(n_h >> 8), (uint8_t)n_h};
+  size_t l_at = head + 4 + 96 * n_h; /* the new file's l count */
+  CHECK(l_at > ((size_t)1 << 32));
+  CHECK(pwrite(fd, small, head, 0) == (ssize_t)head && pwrite(fd, cnt, 4, (off_t)head) == 4 &&
+        pwrite(fd, small + old_tail, bytes - old_tail, (off_t)l_at) == (ssize_t)(bytes - old_tail));
+  struct stat st;
+  CHECK(fstat(fd, &st) == 0);
+  close(fd);
+  /* a file system without holes would have written 6 GB: then this check is left out */
+  bool sparse = st.st_blocks * 512 < ((off_t)64 << 20);
+  if (!sparse) printf("  past 4 GiB: /tmp keeps no holes, left out\n");
+  char mark[64];
+  snprintf(mark, sizeof mark, "%s.checked", path);
+  cuzk_file_map fm;
+  bool mapped = sparse && cuzk_file_map_open(&fm, path);
+  if (mapped) {
+    g16_mark_write(&fm, path, false);
+    cuzk_file_map_close(&fm);
+  }
+  g16_in_place *ip = NULL;
+  bool checked = true;
+  char msg[512] = "";
+  CHECK_MSG(!sparse || (mapped && g16_in_place_open(&ip, path, false, NULL, NULL, NULL, &checked,
+                                                    msg, sizeof msg) == CUZK_G16_OK),
+            "%s", msg);
+  if (ip) {
+    CHECK(!checked && ip->n[0] == n_h && ip->off[0] == head + 4 && ip->off[1] == l_at + 4);
+    const size_t n[4] = {p->n_l, p->n_a, p->n_b1, p->n_b2};
+    size_t at = old_tail; /* the vector's count in p's own file */
+    for (int q = 1; q <= 4; q++) {
+      bool g2 = q == CUZK_G16_Q_B_G2;
+      size_t sz = g2 ? 192 : 96;
+      CHECK_MSG(ip->n[q] == n[q - 1] && ip->off[q] == at + 4 + (l_at - old_tail) &&
+                    ip->off[q] > ((size_t)1 << 32),
+                "query %d: %zu points at byte %zu", q, ip->n[q], ip->off[q]);
+      /* from the middle to the end, as one chunk of an MSM sees it */
+      size_t first = ip->n[q] / 2, count = ip->n[q] - first;
+      g16_in_place_src ctx;
+      cuzk_msm_source src;
+      uint8_t *pts = malloc(count * (g2 ? sizeof(cuzk_g2_affine) : sizeof(cuzk_g1_affine)));
+      CHECK(pts && g16_in_place_source(ip, (cuzk_g16_query)q, first, count, &ctx, &src));
+      CHECK(!g16_in_place_source(ip, (cuzk_g16_query)q, first, count + 1, &ctx, &src));
+      if (pts && g16_in_place_source(ip, (cuzk_g16_query)q, first, count, &ctx, &src)) {
+        src.will_need(src.ctx, 0, count);
+        src.fill(src.ctx, 0, count, pts);
+        size_t same = 0;
+        for (size_t i = 0; i < count; i++) {
+          uint8_t enc[192];
+          if (g2)
+            cuzk_g2_to_uncompressed(enc, &((cuzk_g2_affine *)pts)[i]);
+          else
+            cuzk_g1_to_uncompressed(enc, &((cuzk_g1_affine *)pts)[i]);
+          same += memcmp(enc, small + at + 4 + (first + i) * sz, sz) == 0;
+        }
+        CHECK_MSG(same == count, "query %d: %zu of %zu bases as in the file", q, same, count);
+        src.done(src.ctx, 0, count);
+      }
+      free(pts);
+      at += 4 + n[q - 1] * sz;
+    }
+    g16_in_place_free(ip);
+  }
+  free(small);
+  unlink(path);
+  unlink(mark);
+}
+
 int main(void) {
   cuzk_pool *pool = NULL;
   CHECK(cuzk_pool_create(&pool, 2) == CUZK_POOL_OK);
@@ -217,6 +303,7 @@ int main(void) {
 
   cuzk_g16_source dec = {CUZK_G16_SOURCE_DECODED, p, NULL, NULL, false, false, NULL};
   cuzk_g16_exec x = {pool, 0, NULL};
+  test_past_4gib(p);
   { /* PROVE mode through the counting table: every step through it, the same bytes */
     seen sn = {0};
     cuzk_g16_backend be = counting(&sn);
