@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT OR Apache-2.0
-# cuzk-bench end to end: shape, gen-vanilla -> verify-vanilla for 2 KiB sectors (raw JSON and Curio
+# cuzk-bench end to end: the command table (each listed command's --help), shape, gen-vanilla ->
+# verify-vanilla for 2 KiB sectors (raw JSON and Curio
 # envelope), a tampered C1 is rejected, the 2 KiB parent cache has the digest of Filecoin's
 # parent_cache.json, and bad arguments exit 2 with a message. usage: vanilla.sh CUZK_BENCH
 set -eu
@@ -8,6 +9,17 @@ B=$1
 D=$(mktemp -d /tmp/cuzk-cli-XXXXXX)
 trap 'rm -rf "$D"' EXIT
 . "$(dirname "$0")/lib.sh"
+
+# the command table: every command --help lists answers its own --help; an unknown one exits 2
+n=0
+for c in $("$B" --help | sed -n 's/^  \([a-z-]*\)  .*/\1/p'); do
+  "$B" "$c" --help >/dev/null 2>&1 || fail "cuzk-bench $c --help"
+  n=$((n + 1))
+done
+[ $n -eq 15 ] || fail "cuzk-bench --help lists $n commands, not 15"
+rc=0
+"$B" no-such-command >/dev/null 2>&1 || rc=$?
+[ $rc -eq 2 ] || fail "an unknown command: exit $rc"
 
 "$B" gen-vanilla porep --sector-size 2KiB --data random:7 -o "$D/c1.json" >/dev/null
 "$B" verify-vanilla --c1 "$D/c1.json" | grep -q "valid (1 partitions, 2 challenge proofs)" ||

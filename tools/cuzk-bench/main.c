@@ -1,51 +1,85 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
- * cuzk-bench: the developer's command line for cuzk.
- *   cuzk-bench gen-vanilla porep ...   seal a test-size sector in memory, write its C1 output
- *   cuzk-bench gen-vanilla winning-post|window-post ...   test sectors' PoSt request file
- *   cuzk-bench parent-cache ...        write the SDR parent cache file, print its SHA-256
- *   cuzk-bench verify-vanilla ...      natively verify every vanilla proof of a C1 file, or one
- *                                      PoSt sector's proof
- *   cuzk-bench shape ...               size of one partition circuit (no data)
- *   cuzk-bench setup / prove / verify  offline PoRep C2 and PoSt (test parameters, proofs,
- *                                      verification)
- *   cuzk-bench synth-only ...          in-process synthesis microbenchmark (+ perf counters)
- *   cuzk-bench synth-ab ...            interleaved A/B of two synth-only option sets
- *   cuzk-bench single / batch / status / preload / evict / metrics [-a ADDR]   the daemon's client
- * Run a subcommand with --help for its options.
+ * cuzk-bench: the developer's command line for cuzk: test inputs, TEST parameters, offline
+ * proofs and verification of every kind, synthesis benchmarks, and the daemon's client. The
+ * commands are the table below (dispatch and usage text); each lives in its cmd_*.c file. Run a
+ * command with --help for its options.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
 
+/* Every command: dispatch and the usage text come from this one table. A summary's continuation
+ * lines start with a newline; client commands are listed under their own heading. */
+typedef struct {
+  const char *name;
+  int (*run)(int argc, char **argv);
+  bool client;
+  const char *summary;
+} command;
+
+static const command commands[] = {
+    {"gen-vanilla", cmd_gen_vanilla, false,
+     "test inputs: gen-vanilla porep (a sealed test-size sector's C1\n"
+     "output), gen-vanilla winning-post|window-post (test sectors' PoSt\n"
+     "request), gen-vanilla snap (a SnapDeals update request);\n"
+     "--synthetic: consistent sectors of any size"},
+    {"parent-cache", cmd_parent_cache, false,
+     "write the SDR parent cache file and print its SHA-256"},
+    {"verify-vanilla", cmd_verify_vanilla, false,
+     "verify vanilla proofs natively: a C1 output's, one PoSt sector's\n"
+     "(--kind winning-post|window-post --vanilla FILE) or a SnapDeals\n"
+     "request's (--kind snap --request FILE)"},
+    {"shape", cmd_shape, false,
+     "count one partition circuit (inputs, aux, constraints, nnz) of\n"
+     "PoRep or --kind winning-post|window-post|snap"},
+    {"setup", cmd_setup, false,
+     "write TEST Groth16 parameters for a PoRep circuit, or a PoSt or\n"
+     "SnapDeals one (--kind winning-post|window-post|snap)"},
+    {"prove", cmd_prove, false,
+     "prove PoRep C2 from a C1 output, or a PoSt or SnapDeals request\n"
+     "(--request)"},
+    {"verify", cmd_verify, false,
+     "verify PoRep C2 proofs against a C1 output, or PoSt and SnapDeals\n"
+     "proofs against their request (--request)"},
+    {"synth-only", cmd_synth_only, false,
+     "synthesis microbenchmark over a C1 or a request (--perf counters)"},
+    {"synth-ab", cmd_synth_ab, false,
+     "A/B of two synth-only option sets, interleaved (time, perf, Ir)"},
+    {"single", cmd_single, true,
+     "one proof through the daemon (Prove; --request FILE for PoSt and\n"
+     "SnapDeals)"},
+    {"batch", cmd_batch, true, "N proofs, J at a time, with a throughput summary"},
+    {"status", cmd_status, true, "the daemon's status (GetStatus)"},
+    {"preload", cmd_preload, true, "load a parameter set in the daemon (PreloadSRS)"},
+    {"evict", cmd_evict, true, "move an unused parameter set out of memory (EvictSRS)"},
+    {"metrics", cmd_metrics, true, "the daemon's Prometheus metrics (GetMetrics)"},
+};
+#define N_COMMANDS (sizeof commands / sizeof *commands)
+
+/* A command's summary beside its name, continuation lines indented under the first. */
+static void print_command(FILE *f, const command *c) {
+  fprintf(f, "  %-18s", c->name);
+  for (const char *s = c->summary; *s;) {
+    const char *nl = strchr(s, '\n');
+    size_t n = nl ? (size_t)(nl - s) : strlen(s);
+    fprintf(f, "%s%.*s\n", s == c->summary ? "" : "                    ", (int)n, s);
+    s += n + (nl != NULL);
+  }
+}
+
 static void usage(FILE *f) {
-  fputs("usage: cuzk-bench <command> [options]\n"
-        "  gen-vanilla porep   seal a test-size sector and write its C1 output (JSON)\n"
-        "  gen-vanilla winning-post|window-post\n"
-        "                      test sectors' PoSt vanilla proofs as a request file (JSON)\n"
-        "  parent-cache        write the SDR parent cache file and print its SHA-256\n"
-        "  verify-vanilla      verify every vanilla proof of a C1 output natively, or one PoSt\n"
-        "                      sector's proof (--kind winning-post|window-post --vanilla FILE)\n"
-        "  shape               count one partition circuit (inputs, aux, constraints, nnz) of\n"
-        "                      PoRep or --kind winning-post|window-post\n"
-        "  setup               write TEST Groth16 parameters for a PoRep circuit, or a PoSt one\n"
-        "                      (--kind winning-post|window-post)\n"
-        "  prove               prove PoRep C2 from a C1 output, or a PoSt request (--request)\n"
-        "  verify              verify PoRep C2 proofs against a C1 output, or a PoSt proof\n"
-        "                      against its request (--request)\n"
-        "  synth-only          synthesis microbenchmark over a C1 or a PoSt request (--perf\n"
-        "                      counters)\n"
-        "  synth-ab            A/B of two synth-only option sets, interleaved (time, perf, Ir)\n"
-        "Daemon client (-a/--addr ADDR, default http://127.0.0.1:9820; cuzk-daemon's built-in\n"
-        "default is unix://<its working directory>/cuzk.sock):\n"
-        "  single              one proof through the daemon (Prove; --request FILE for PoSt)\n"
-        "  batch               N proofs, J at a time, with a throughput summary\n"
-        "  status              the daemon's status (GetStatus)\n"
-        "  preload             load a parameter set in the daemon (PreloadSRS)\n"
-        "  evict               move an unused parameter set out of memory (EvictSRS)\n"
-        "  metrics             the daemon's Prometheus metrics (GetMetrics)\n"
-        "Run 'cuzk-bench <command> --help' for its options; 'cuzk-bench --version' prints the\n"
+  fputs("usage: cuzk-bench <command> [options]\n", f);
+  for (size_t i = 0; i < N_COMMANDS; i++)
+    if (!commands[i].client) print_command(f, &commands[i]);
+  fputs("Daemon client (-a/--addr ADDR, default http://127.0.0.1:9820; cuzk-daemon's built-in\n"
+        "default is unix://<its working directory>/cuzk.sock):\n",
+        f);
+  for (size_t i = 0; i < N_COMMANDS; i++)
+    if (commands[i].client) print_command(f, &commands[i]);
+  fputs("Run 'cuzk-bench <command> --help' for its options; 'cuzk-bench --version' prints the\n"
         "version, commit, compiler and CPU kernels.\n",
         f);
 }
@@ -56,21 +90,8 @@ int main(int argc, char **argv) {
     return 2;
   }
   const char *cmd = argv[1];
-  if (!strcmp(cmd, "gen-vanilla")) return cmd_gen_vanilla(argc - 1, argv + 1);
-  if (!strcmp(cmd, "parent-cache")) return cmd_parent_cache(argc - 1, argv + 1);
-  if (!strcmp(cmd, "verify-vanilla")) return cmd_verify_vanilla(argc - 1, argv + 1);
-  if (!strcmp(cmd, "shape")) return cmd_shape(argc - 1, argv + 1);
-  if (!strcmp(cmd, "setup")) return cmd_setup(argc - 1, argv + 1);
-  if (!strcmp(cmd, "prove")) return cmd_prove(argc - 1, argv + 1);
-  if (!strcmp(cmd, "verify")) return cmd_verify(argc - 1, argv + 1);
-  if (!strcmp(cmd, "synth-only")) return cmd_synth_only(argc - 1, argv + 1);
-  if (!strcmp(cmd, "synth-ab")) return cmd_synth_ab(argc - 1, argv + 1);
-  if (!strcmp(cmd, "single")) return cmd_single(argc - 1, argv + 1);
-  if (!strcmp(cmd, "batch")) return cmd_batch(argc - 1, argv + 1);
-  if (!strcmp(cmd, "status")) return cmd_status(argc - 1, argv + 1);
-  if (!strcmp(cmd, "preload")) return cmd_preload(argc - 1, argv + 1);
-  if (!strcmp(cmd, "evict")) return cmd_evict(argc - 1, argv + 1);
-  if (!strcmp(cmd, "metrics")) return cmd_metrics(argc - 1, argv + 1);
+  for (size_t i = 0; i < N_COMMANDS; i++)
+    if (!strcmp(cmd, commands[i].name)) return commands[i].run(argc - 1, argv + 1);
   if (cli_client_global_opt(cmd)) return cmd_client_global(argc, argv);
   if (!strcmp(cmd, "--version")) return cmd_version();
   if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
