@@ -268,6 +268,14 @@ static cuzk_g16_err testgen_stream(const char *base, cuzk_pce **pce, bool may_sp
     cuzk_g16_vk_free(vk);
     return fail(msg, len, CUZK_G16_EIO, "setup: renaming %s: %s", partial, strerror(err));
   }
+  /* every point was made here as a multiple of a generator: on the curve and in the subgroup,
+   * so the file is marked checked at once and its first load skips the check (minutes at 32 GiB;
+   * docs/groth16.md "Parameters read in place") */
+  cuzk_file_map m;
+  if (cuzk_file_map_open(&m, path)) {
+    g16_mark_write(&m, path, true);
+    cuzk_file_map_close(&m);
+  }
   if (gen_s) *gen_s = now_s() - t0;
   e = write_vk_meta(base, vk, sector_bytes, msg, len);
   cuzk_g16_vk_free(vk);

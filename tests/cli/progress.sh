@@ -33,6 +33,9 @@ for v in tables ic l h a b_g1 b_g2 done; do
   grep -q " points ($v)" "$D/setup.err" || fail "setup: no line for vector $v"
 done
 grep -q 'TEST parameters' "$D/setup.out" || fail "setup: no result line on stdout"
+# the file it generated is marked checked (its points are the generators' multiples): the first
+# load skips the one-time check
+ls "$D"/p/*.params.checked >/dev/null 2>&1 || fail "setup: no .params.checked beside the file"
 rm -rf "$D/q"
 "$B" setup --kind window-post --sector-size 2KiB --param-cache "$D/q" -q >"$D/out" 2>"$D/err" ||
   fail "setup -q"
