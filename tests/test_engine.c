@@ -76,7 +76,8 @@ static cuzk_engine *start_warm(const char *dir, bool generate, uint64_t warm_bud
   cuzk_engine_config_default(&c);
   c.warm_budget = warm_budget;
   c.threads = 2;
-  c.prove_queue = 4; /* synthesis runs ahead of the prover: the priority test needs no proof */
+  c.prove_queue = 5; /* synthesis runs ahead of the prover: the priority test holds it, and X and
+                      * the four jobs' partitions all fit in the queue */
   c.param_cache = dir;
   c.generate_test_params = generate;
   c.log = capture;
@@ -227,8 +228,9 @@ static bool wait_state(cuzk_engine *e, unsigned want_running) {
  * thread runs) and are prepared in scheduling order: the one synthesis worker takes the first
  * NORMAL, the second NORMAL, then LOW (first in, first out within a priority); CRITICAL goes
  * first — to that worker or to the CRITICAL lane, which may prepare it beside the first NORMAL,
- * so it is prepared before the second NORMAL. Everything is cancelled: X while running, the rest
- * queued or running. An await with a short timeout answers TIMEOUT while the job goes on. */
+ * so it is prepared before the second NORMAL; the prover is held meanwhile, so none of them is
+ * proven. Everything is cancelled: X while running, the rest queued or running. An await with a
+ * short timeout answers TIMEOUT while the job goes on. */
 static void test_order_cancel_timeout(cuzk_engine *e, const sector *s) {
   char x[CUZK_JOB_ID_LEN], lo[CUZK_JOB_ID_LEN], no[CUZK_JOB_ID_LEN], no2[CUZK_JOB_ID_LEN],
       cr[CUZK_JOB_ID_LEN];
@@ -239,7 +241,9 @@ static void test_order_cancel_timeout(cuzk_engine *e, const sector *s) {
   cuzk_job_result res;
   CHECK(cuzk_engine_await(e, x, 50, &res) == CUZK_ENGINE_OK);
   CHECK_MSG(res.status == CUZK_JOB_TIMEOUT, "status %d", res.status);
-  cuzk_engine_hold(e, CUZK_ENGINE_HOLD_SYNTHESIS, true);
+  /* the prover held too: a job prepared early (CRITICAL) is not proven before it is cancelled,
+   * however fast this machine proves (a faster prover once finished it first) */
+  cuzk_engine_hold(e, CUZK_ENGINE_HOLD_SYNTHESIS | CUZK_ENGINE_HOLD_PROVING, true);
   r.priority = CUZK_PRIORITY_LOW;
   CHECK(cuzk_engine_submit(e, &r, lo, NULL, msg, sizeof msg) == CUZK_ENGINE_OK);
   r.priority = CUZK_PRIORITY_NORMAL;
@@ -263,6 +267,7 @@ static void test_order_cancel_timeout(cuzk_engine *e, const sector *s) {
     CHECK(cuzk_engine_cancel(e, ids[i], &was) == CUZK_ENGINE_OK);
     if (i == 0) CHECK(was);
   }
+  cuzk_engine_hold(e, CUZK_ENGINE_HOLD_PROVING, false); /* the cancelled partitions leave */
   for (int i = 0; i < 5; i++) {
     CHECK(cuzk_engine_await(e, ids[i], 0, &res) == CUZK_ENGINE_OK);
     CHECK_MSG(res.status == CUZK_JOB_CANCELLED, "job %d status %d (%s)", i, res.status, res.error);
