@@ -4,7 +4,6 @@
  * before main, by a constructor, which also sets up the 8-lane IFMA Fp kernel (field/fp_ifma.h):
  * its constants, and whether callers may use it. */
 #include <stdatomic.h>
-#include <stdlib.h>
 
 #include "cuzk/cpu.h"
 #include "cuzk/field.h"
@@ -12,6 +11,7 @@
 #include "field/fp_ifma.h"
 #include "field/limbs.h"
 #include "field/mont.h"
+#include "util/env_switch.h"
 
 #if defined(__x86_64__) && (defined(CUZK_HAVE_ADX_ASM) || CUZK_FP_IFMA)
 #include <cpuid.h>
@@ -125,10 +125,7 @@ static bool detect_ifma(void) {
 }
 
 /* CUZK_NO_IFMA set to anything but "" or "0" (as CUZK_FORCE_PORTABLE). */
-static bool no_ifma_env(void) {
-  const char *v = getenv("CUZK_NO_IFMA");
-  return v && v[0] && !(v[0] == '0' && v[1] == 0);
-}
+static bool no_ifma_env(void) { return cuzk_env_switch("CUZK_NO_IFMA"); }
 
 bool cuzk_field_ifma_supported(void) { return ifma_supported; }
 bool cuzk_field_ifma_enabled(void) {

@@ -4,16 +4,14 @@
 #include "util/huge_pages.h"
 
 #include <pthread.h>
-#include <stdlib.h>
 #include <sys/mman.h>
+
+#include "util/env_switch.h"
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static bool wanted;
 
-static void read_env(void) {
-  const char *v = getenv("CUZK_HUGE_PAGES");
-  wanted = v && v[0] && !(v[0] == '0' && v[1] == 0);
-}
+static void read_env(void) { wanted = cuzk_env_switch("CUZK_HUGE_PAGES"); }
 
 bool cuzk_huge_pages_wanted(void) {
   pthread_once(&once, read_env);
