@@ -3,7 +3,8 @@
 # 8 MiB PoRep C2 and SnapDeals through cuzk-bench, the MSM bases decoded and then read in place
 # (docs/groth16.md "Parameters read in place"): from one seed the same bytes, and the proof
 # verifies. Runs only with CUZK_TEST_8MIB=1 (exit 77, skipped, otherwise): the first run writes
-# the two 8 MiB TEST parameter sets into PARAM_DIR (--if-missing; docs/testing.md "Switches of the tests").
+# the two 8 MiB TEST parameter sets into PARAM_DIR (--if-missing; docs/testing.md "Switches of
+# the tests").
 # usage: in_place_8mib.sh CUZK_BENCH PARAM_DIR
 set -eu
 [ "${CUZK_TEST_8MIB:-0}" = 1 ] || { echo "skipped: CUZK_TEST_8MIB is not 1"; exit 77; }
@@ -18,7 +19,8 @@ same() { # same WHAT INPUT-ARGS...: decoded and in place, seed 11, the same veri
   shift
   "$B" prove "$@" --param-cache "$P" --deterministic 11 -o "$D/dec.bin" >"$D/dec.out" 2>&1 ||
     { cat "$D/dec.out" >&2; fail "$what: decoded prove"; }
-  "$B" prove "$@" --param-cache "$P" --deterministic 11 --in-place -o "$D/ip.bin" >"$D/ip.out" 2>&1 ||
+  "$B" prove "$@" --param-cache "$P" --deterministic 11 --in-place -o "$D/ip.bin" \
+    >"$D/ip.out" 2>&1 ||
     { cat "$D/ip.out" >&2; fail "$what: in-place prove"; }
   [ "$(wc -c <"$D/dec.bin")" -gt 0 ] && [ $(($(wc -c <"$D/dec.bin") % 192)) -eq 0 ] ||
     fail "$what: proof size"

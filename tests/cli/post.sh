@@ -4,8 +4,8 @@
 # --if-missing (into PARAM_DIR, shared with the other tests) -> prove (pre-compiled constraints,
 # and --synthesis prove) -> verify, the proof also accepted by the independent @noble/curves
 # verifier; --deterministic SEED gives the same bytes across thread counts, synthesis modes and
-# the parameters decoded or read in place, another seed other bytes; refused: a flipped proof byte, the proof
-# against another request (other randomness). Refused before proving (prove exits 1, names the
+# the parameters decoded or read in place, another seed other bytes; refused: a flipped proof
+# byte, the proof against another request (other randomness). Refused before proving (prove exits 1, names the
 # fault, writes nothing) and by verify-vanilla: a flipped comm_c byte, a flipped path index, a
 # 31-byte randomness, a Winning registered proof in a Window request, swapped Window sectors; the
 # request reader's field errors; the daemon client loading a request. Then both kinds at 8 MiB

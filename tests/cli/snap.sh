@@ -3,8 +3,8 @@
 # SnapDeals (the replica update) end to end through cuzk-bench. 2 KiB: gen-vanilla snap (a CC
 # sector sealed, new data encoded) -> verify-vanilla -> setup --if-missing (Filecoin's file name,
 # into PARAM_DIR) -> prove (its parameters read in place: docs/groth16.md "Parameters read in
-# place"; decoded, the same bytes from the same seed) -> verify, the proof also accepted by the independent @noble/curves
-# verifier; refused after proving: a flipped proof byte, the proof against another update.
+# place"; decoded, the same bytes from the same seed) -> verify, the proof also accepted by the
+# independent @noble/curves verifier; refused after proving: a flipped proof byte, the proof against another update.
 # Refused before proving (prove exits 1, names the fault, writes nothing), and by
 # verify-vanilla: each commitment of the request changed, a path element of each tree, an apex
 # leaf, a truncated and an over-long partition proof, another registered proof, a wrong sector

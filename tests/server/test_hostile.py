@@ -331,8 +331,8 @@ def measure_empty(a, pb, pbg, work, k):
 
 def cancelled_flood(a, pb, pbg, work, like, n=40, size=8 * MB):
     """9.: a second daemon (512 MiB budget: NORMAL share 384 MiB) with the pipeline held; n
-    submissions of size bytes queued and cancelled, then n more queued, then cancelled. Returns (taken, RSS held, RSS with the
-    flood queued, RSS after the cancels)."""
+    submissions of size bytes queued and cancelled, then n more queued, then cancelled. Returns
+    (taken, RSS held, RSS with the flood queued, RSS after the cancels)."""
     sock = os.path.join(work, "g.sock")
     wd = os.path.join(work, "give-back")
     os.makedirs(wd, exist_ok=True)
