@@ -55,6 +55,12 @@ bool cuzk_daemon_start(cuzk_daemon *d, cuzk_log_fn log, void *log_user, char *ms
  * engine, and frees d. */
 void cuzk_daemon_stop(cuzk_daemon *d, const char *why);
 
+/* Pauses the pipeline (pause true: SIGUSR1) or resumes it (false: SIGUSR2); `why` names the
+ * signal in the log. Paused, jobs are still taken and queued, but none is prepared and no
+ * partition is handed out, WinningPoSt's included; work already started runs to its end
+ * (cuzk_engine_hold SYNTHESIS, docs/deployment.md "Pausing"). */
+void cuzk_daemon_pause(cuzk_daemon *d, bool pause, const char *why);
+
 /* One log entry as one line, '\n' included (docs/config.md logging.format): text
  * "WHEN LEVEL [JOB] MSG" or JSON {"ts","level","job_id","msg"}. Written into out like snprintf
  * (cut at cap - 1 bytes, NUL-terminated if cap > 0); returns the length the whole line needs.

@@ -210,8 +210,8 @@ struct cuzk_engine {
   cuzk_prom_registry *prom;
   cuzk_prom_series *m_completed_total, *m_failed_total, *m_cancelled_total, *m_uptime,
       *m_queue_depth, *m_running, *m_workers, *m_mem_used, *m_mem_budget, *m_srs_bytes,
-      *m_warm_bytes, *m_prove_queue, *m_synth_active, *m_prove_active, *m_rss, *m_input_used,
-      *m_input_budget;
+      *m_warm_bytes, *m_prove_queue, *m_synth_active, *m_synth_held, *m_prove_active, *m_rss,
+      *m_input_used, *m_input_budget;
   cuzk_prom_series *m_completed[CUZK_NUM_PROOF_KINDS], *m_failed[CUZK_NUM_PROOF_KINDS],
       *m_duration[CUZK_NUM_PROOF_KINDS];
   cuzk_prom_series *m_stage[ENG_NUM_STAGES];

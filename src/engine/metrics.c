@@ -90,6 +90,9 @@ bool eng_metrics_init(cuzk_engine *e) {
                            "Synthesized partitions waiting for a prove worker", &ok);
   e->m_synth_active =
       plain(e, CUZK_PROM_GAUGE, "cuzk_synthesis_active", "Partitions being synthesized", &ok);
+  e->m_synth_held =
+      plain(e, CUZK_PROM_GAUGE, "cuzk_synthesis_held",
+            "1 while the pipeline is paused: no job prepared, no partition handed out", &ok);
   e->m_prove_active =
       plain(e, CUZK_PROM_GAUGE, "cuzk_prove_active", "Prove workers computing a proof", &ok);
   e->m_mem_used = plain(e, CUZK_PROM_GAUGE, "cuzk_memory_in_use_bytes",
@@ -160,6 +163,7 @@ char *cuzk_engine_metrics_text(cuzk_engine *e) {
   cuzk_prom_set(e->m_workers, e->n_prove);
   cuzk_prom_set(e->m_prove_queue, e->pq_len);
   cuzk_prom_set(e->m_synth_active, e->synth_active);
+  cuzk_prom_set(e->m_synth_held, e->hold_synth);
   cuzk_prom_set(e->m_prove_active, e->prove_active);
   cuzk_prom_set(e->m_mem_used, (double)e->mem_used);
   cuzk_prom_set(e->m_mem_budget, (double)e->mem_budget);

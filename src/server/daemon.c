@@ -242,6 +242,12 @@ bool cuzk_daemon_start(cuzk_daemon *d, cuzk_log_fn log, void *log_user, char *ms
   return true;
 }
 
+void cuzk_daemon_pause(cuzk_daemon *d, bool pause, const char *why) {
+  dlog(d, CUZK_LOG_INFO, "%s: %s", why,
+       pause ? "paused: jobs are queued, none starts until SIGUSR2" : "resumed");
+  cuzk_engine_hold(d->engine, CUZK_ENGINE_HOLD_SYNTHESIS, pause);
+}
+
 void cuzk_daemon_stop(cuzk_daemon *d, const char *why) {
   const cuzk_daemon_config *cfg = &d->cfg;
   bool cancel = cfg->shutdown == CUZK_POLICY_CANCEL;

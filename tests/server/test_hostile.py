@@ -3,11 +3,12 @@
 """cuzk-daemon against hostile clients (docs/engine.md "Admission", docs/deployment.md): for each
 hole a client once found, the behaviour now, and that valid requests are still proven afterwards.
   1. memory from requests: a request_id over 256 bytes is INVALID_ARGUMENT (100 of 1 MB leave RSS
-     within 50 MB); while valid jobs hold the pipeline, a flood of 300 x 1 MB NORMAL submissions stops at the NORMAL share
-     of scheduler.max_queued_bytes and a flood of LOW ones at scheduler.max_queued_jobs, both
-     RESOURCE_EXHAUSTED at once naming the limit, RSS bounded; a WinningPoSt (CRITICAL) sent
-     during the flood is taken and proven; ended results beyond scheduler.max_results are
-     forgotten, oldest first;
+     within 50 MB); while valid jobs hold the pipeline and the daemon is paused (SIGUSR1), a flood
+     of 300 x 1 MB NORMAL submissions stops at the NORMAL share of scheduler.max_queued_bytes and
+     a flood of LOW ones at scheduler.max_queued_jobs, both RESOURCE_EXHAUSTED at once naming the
+     limit, RSS bounded; a WinningPoSt (CRITICAL) sent during the flood is taken first in line
+     and proven once the daemon resumes (SIGUSR2); ended results beyond scheduler.max_results
+     are forgotten, oldest first;
   2. a C1 proven for a request it does not match: without miner_id, or naming another sector, the
      job ends FAILED naming the field;
   3. EvictSRS gives the memory of a parameter set back to the system (RSS drops);
@@ -24,12 +25,14 @@ hole a client once found, the behaviour now, and that valid requests are still p
      meanwhile from another connection, answers each time within 1 s (the elements' decoding
      once held every transport thread for 3.5 s); a PoRep job with a vanilla_proofs element and a
      Prove of 3 WindowPoSt elements are refused the same way;
-  9. memory given back after cancelled jobs (issue #29): on a second daemon (512 MiB budget)
-     with the pipeline held, 40 queued 8 MB jobs are cancelled; RSS drops by at least half of
-     what the flood added (it stayed up until memory.idle_release before). Not with --fast.
+  9. memory given back after cancelled jobs (issue #29): on a second daemon (512 MiB budget),
+     paused, 40 queued 8 MB jobs raise RSS by more than 200 MB and are cancelled; RSS drops by at
+     least half of what the flood added (it stayed up until memory.idle_release before). Not
+     with --fast.
 The jobs that held the pipeline, the WinningPoSt during the flood and one at the end are proven
-and accepted by `cuzk-bench verify`. --fast (sanitizer builds): the held jobs and the WinningPoSt
-during the flood are taken and cancelled (only the last one is proven), and the RSS bounds are
+and accepted by `cuzk-bench verify`. Pausing makes the floods' jobs wait whatever the machine's
+speed: the held jobs alone ended before a slow flood did. --fast (sanitizer builds): the held
+jobs and the WinningPoSt during the flood are taken and cancelled (only the last one is proven), and the RSS bounds are
 not asserted (ASan keeps freed blocks in quarantine).
 With --measure N: no checks; N submissions of 1 MB against a 256 MiB budget while three jobs
 hold the pipeline, printing the daemon's peak RSS and WinningPoSt latency idle vs during the
@@ -44,6 +47,7 @@ usage: test_hostile.py --daemon D --bench B --params DIR --proto-dir P --out DIR
 import argparse
 import json
 import os
+import signal
 import socket
 import statistics
 import subprocess
@@ -170,15 +174,13 @@ class Client:
                          "the synthesis worker never became held")
         return ids
 
-    def queue_behind(self, n):
-        """n more PoRep jobs (NORMAL, like the flood's) that wait in the queue behind the held
-        pipeline: jobs of one priority leave the queue in submission order, so a flood sent after
-        them waits until all n are proven too. Without them the hold lasts only as long as the
-        PoRep proof in flight (a few seconds), which a slow flood outlasted. Returns the ids."""
-        ids = [self.s.SubmitProof(self.porep(request_id=f"behind-{i}")).job_id for i in range(n)]
-        self.metric_wait([f"\ncuzk_queue_depth {n}\n", "\ncuzk_running_jobs 3\n"],
-                         f"the {n} jobs behind the held pipeline never waited in the queue")
-        return ids
+    def pause(self, d, on):
+        """SIGUSR1 (on) or SIGUSR2 to daemon d; returns once its cuzk_synthesis_held gauge says
+        so: from then on no queued job starts, however fast the machine (docs/deployment.md
+        "Pausing")."""
+        os.kill(d.p.pid, signal.SIGUSR1 if on else signal.SIGUSR2)
+        self.metric_wait([f"\ncuzk_synthesis_held {int(on)}\n"],
+                         f"the daemon never {'paused' if on else 'resumed'}")
 
     def warm_up(self):
         """A PoRep and a WindowPoSt proof, each verified: the prover keeps its buffers for the
@@ -330,27 +332,25 @@ def measure_empty(a, pb, pbg, work, k):
 
 
 def cancelled_flood(a, pb, pbg, work, like, n=40, size=8 * MB):
-    """9.: a second daemon (512 MiB budget: NORMAL share 384 MiB) with the pipeline held; n
-    submissions of size bytes queued and cancelled, then n more queued, then cancelled. Returns
-    (taken, RSS held, RSS with the flood queued, RSS after the cancels)."""
+    """9.: a second daemon (512 MiB budget: NORMAL share 384 MiB), paused; n submissions of size
+    bytes queued, then cancelled. Returns (taken, RSS before, RSS with the flood queued, RSS after the cancels)."""
     sock = os.path.join(work, "g.sock")
     wd = os.path.join(work, "give-back")
     os.makedirs(wd, exist_ok=True)
     d = Daemon(a.daemon, wd, config(sock, a.params, "512MiB", 1000, 100))
     c = Client(a, pb, pbg, sock, wd, like=like)
-    held = c.hold_queue()
-    behind = c.queue_behind(1)  # the flood waits for two proofs, not one
-    # A first flood, cancelled: the heap trim that follows leaves the daemon's free heap unmapped,
-    # so the measured flood faults its pages in. Without it, free heap memory still mapped (from
-    # whatever the daemon did before) absorbed a whole flood once, and RSS did not move.
-    primed, _ = c.flood(n, size, pb.NORMAL, "prime")
-    cancel(c, pb, primed)
+    c.pause(d, True)
     before = rss_stable(d.p.pid)
     taken, _ = c.flood(n, size, pb.NORMAL, "give-back")
     flooded = rss_stable(d.p.pid)
+    # paused: all of them still hold their input (no job was prepared, none failed)
+    m = c.s.GetMetrics(pb.GetMetricsRequest()).prometheus_text
+    held_in = int(m.split("\ncuzk_input_bytes ")[1].split()[0])
+    check(f"\ncuzk_queue_depth {len(taken)}\n" in m and held_in >= len(taken) * size,
+          f"the {len(taken)} jobs of the paused daemon do not all wait with their input "
+          f"({held_in} bytes held)")
     cancel(c, pb, taken)
     after = rss_stable(d.p.pid)
-    cancel(c, pb, behind + held)
     d.p.terminate()
     d.p.wait(timeout=600)
     return taken, before, flooded, after
@@ -430,7 +430,7 @@ def main():
     if a.measure_give_back:
         taken, held, flooded, after = cancelled_flood(
             a, pb, pbg, work, Client(a, pb, pbg, os.path.join(work, "none.sock"), work))
-        print(f"{len(taken)} x 8 MB queued behind a held pipeline, then cancelled: RSS {held:.0f} MB "
+        print(f"{len(taken)} x 8 MB queued in a paused daemon, then cancelled: RSS {held:.0f} MB "
               f"held, {flooded:.0f} MB queued, {after:.0f} MB after the cancels")
         return 0
     Done = pb.AwaitProofResponse
@@ -464,13 +464,15 @@ def main():
     check(a.fast or after < start_rss + 50,
           f"RSS {start_rss:.0f} MB before 100 x 1 MB request_ids, {after:.0f} after")
 
-    # 1b. floods while valid jobs hold the pipeline: count (LOW), then bytes (NORMAL). Unless
-    # --fast, a PoRep and a WindowPoSt job are proven first: the prover keeps its buffers for the
-    # next proofs, so the RSS measured before the floods does not grow with the held jobs.
+    # 1b. floods while valid jobs hold the pipeline and the daemon is paused: count (LOW), then
+    # bytes (NORMAL). Unless --fast, a PoRep and a WindowPoSt job are proven first: the prover
+    # keeps its buffers for the next proofs, so the RSS measured before the floods does not grow
+    # with the held jobs. Paused, no queued job starts (a flood's would be prepared, fail and
+    # give its memory back) however fast the machine; the held jobs run to their end meanwhile.
     if not a.fast:
         c.warm_up()
     held = c.hold_queue()
-    behind = c.queue_behind(6)
+    c.pause(d, True)
     # awaited from now on, so their results outlive the result bound whatever ends first
     held_res = [None] * len(held)
 
@@ -486,15 +488,11 @@ def main():
     check(len(small) == 40 and count_refusals[0] == 5 and
           "scheduler.max_queued_jobs" in count_refusals[1],
           f"LOW flood: {len(small)} taken, refusals {refusals}")
-    # RSS sampled during the flood while the PoRep job that holds the pipeline is proving: once
-    # it ends, the pipeline moves on and the next jobs' buffers would be counted as the flood's
-    held_for, peak = 0, before
+    peak = before
 
     def sample(i):
-        nonlocal held_for, peak
-        rss = rss_mb(d.p.pid)
-        if held_res[0] is None:
-            held_for, peak = i, max(peak, rss)
+        nonlocal peak
+        peak = max(peak, rss_mb(d.p.pid))
 
     t0 = time.monotonic()
     taken, refusals = c.flood(300, MB, pb.NORMAL, "normal", sample)
@@ -504,30 +502,34 @@ def main():
           "scheduler.max_queued_bytes" in byte_refusals[1],
           f"NORMAL flood: {len(taken)} taken, refusals {refusals}")
     # 300 MB offered, 30 MiB taken: bounded well below what taking them all would hold
-    check(a.fast or held_for >= 60,
-          f"the PoRep job holding the pipeline ended after {held_for} of the 300 submissions: "
-          "too early to measure the flood's memory")
     check(a.fast or peak < before + 30 + 100,
-          f"RSS {before:.0f} MB before the flood, {peak:.0f} MB at most over its first {held_for} "
-          f"of 300 x 1 MB (30 MiB taken) in {flood_s:.1f} s")
-    # a WinningPoSt (CRITICAL) during the flood: taken, proven on the CRITICAL lane (--fast:
-    # taken, then cancelled; the sanitizer build proves one at the end)
-    if a.fast:
-        try:
-            u.CancelProof(pb.CancelProofRequest(job_id=u.SubmitProof(c.win).job_id))
-        except grpc.RpcError as e:
-            check(False, f"WinningPoSt during the flood refused: {e.code()} {e.details()}")
-    else:
-        busy_s, res = c.winning()
-        c.verified(res, ["--request", c.win_path], "WinningPoSt during the flood")
-        print(f"test_hostile: WinningPoSt 2 KiB during the flood: {busy_s:.2f} s", flush=True)
-    # the flood's jobs end (cancelled here); the jobs under them are proven unless --fast
-    # the jobs behind the held pipeline first, so that theirs are the oldest results (1c)
-    for j in behind + small + taken + (held if a.fast else []):
+          f"RSS {before:.0f} MB before the flood, {peak:.0f} MB at most over the 300 x 1 MB "
+          f"(30 MiB taken) in {flood_s:.1f} s")
+    # a WinningPoSt (CRITICAL) during the flood: taken, and first in line ahead of the 70 flood
+    # jobs (docs/engine.md "Priorities"); proven once the daemon resumes (--fast: cancelled, the
+    # sanitizer build proves one at the end)
+    try:
+        win = u.SubmitProof(c.win)
+        check(win.queue_position == 0,
+              f"WinningPoSt during the flood: queue position {win.queue_position}, not first")
+    except grpc.RpcError as e:
+        win = None
+        check(False, f"WinningPoSt during the flood refused: {e.code()} {e.details()}")
+    # the flood's jobs end, cancelled while queued; the jobs under them are proven unless --fast
+    for j in small + taken + (held if a.fast else []):
         try:
             u.CancelProof(pb.CancelProofRequest(job_id=j))
-        except grpc.RpcError as e:  # ended (not a C1) and its result already forgotten
+        except grpc.RpcError as e:  # ended and its result already forgotten
             check(e.code() == grpc.StatusCode.NOT_FOUND, f"cancel {j}: {e.code()}")
+    if win and a.fast:
+        u.CancelProof(pb.CancelProofRequest(job_id=win.job_id))
+    c.pause(d, False)
+    if win and not a.fast:
+        t0 = time.monotonic()
+        res = u.AwaitProof(pb.AwaitProofRequest(job_id=win.job_id))
+        c.verified(res, ["--request", c.win_path], "WinningPoSt during the flood")
+        print(f"test_hostile: WinningPoSt 2 KiB sent during the flood, resumed to its proof in "
+              f"{time.monotonic() - t0:.2f} s", flush=True)
     for t in waiters:
         t.join()
     for res, args in zip(held_res, (["--c1", c.c1_path], ["--request", c.wpost_path],
@@ -668,8 +670,7 @@ def main():
     _, res = c.winning()
     c.verified(res, ["--request", c.win_path], "WinningPoSt after everything")
     print(f"test_hostile: RSS {before:.0f} MB before the floods (three jobs in the pipeline), "
-          f"{peak:.0f} MB at most over the first {held_for} of 300 x 1 MB "
-          f"({flood_s:.1f} s)", flush=True)
+          f"{peak:.0f} MB at most over the 300 x 1 MB ({flood_s:.1f} s)", flush=True)
     d.p.terminate()
     check(d.p.wait(timeout=600) == 0, "daemon exit status after SIGTERM")
     if FAILS:

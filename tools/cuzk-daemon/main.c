@@ -5,7 +5,8 @@
  * listen address (unix sockets are guarded by a lock file: a second daemon refuses to start) and,
  * if configured, HTTP /metrics and /status. SIGINT/SIGTERM: stop accepting jobs, let running ones
  * finish or cancel them (daemon.shutdown, bounded by daemon.shutdown_grace), answer the waiting
- * callers, exit 0. Logs go to stderr, as text or JSON lines, each with its job id.
+ * callers, exit 0. SIGUSR1 pauses the pipeline (jobs queue, none starts), SIGUSR2 resumes it
+ * (docs/deployment.md "Pausing"). Logs go to stderr, as text or JSON lines, each with its job id.
  * --version prints the build (cuzk/version.h) and exits.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -77,6 +78,8 @@ int main(int argc, char **argv) {
   sigemptyset(&sigs);
   sigaddset(&sigs, SIGINT);
   sigaddset(&sigs, SIGTERM);
+  sigaddset(&sigs, SIGUSR1);
+  sigaddset(&sigs, SIGUSR2);
   pthread_sigmask(SIG_BLOCK, &sigs, NULL);
   signal(SIGPIPE, SIG_IGN);
 
@@ -106,7 +109,8 @@ int main(int argc, char **argv) {
   logf_(CUZK_LOG_INFO, "ready");
 
   int sig = 0;
-  sigwait(&sigs, &sig);
+  while (sigwait(&sigs, &sig) == 0 && (sig == SIGUSR1 || sig == SIGUSR2))
+    cuzk_daemon_pause(d, sig == SIGUSR1, sig == SIGUSR1 ? "SIGUSR1" : "SIGUSR2");
   cuzk_daemon_stop(d, sig == SIGTERM ? "SIGTERM" : "SIGINT");
   logf_(CUZK_LOG_INFO, "stopped");
   return 0;
