@@ -30,7 +30,7 @@ static bool parse_fps(cuzk_fp *r, const char *tok, size_t n) {
     size_t len = end ? (size_t)(end - tok) : strlen(tok);
     if (!parse_fp(&r[i], tok, len)) return false;
     if ((end == NULL) != (i + 1 == n)) return false;
-    tok = end + 1;
+    if (end) tok = end + 1;
   }
   return true;
 }

@@ -49,11 +49,11 @@ void csr_append_row(cuzk_cs *cs, cuzk_lc *lcs[3]) {
       cs_fail(cs, CUZK_R1CS_ENOMEM);
       return;
     }
-    uint32_t *cols = (uint32_t *)m->cols.p + m->nnz;
-    void *vals = (char *)m->vals.p + m->nnz * vsize;
     size_t o = 0;
     bool ok = true;
-    if (n) {
+    if (n) { /* an empty matrix has no storage yet: no pointer into it (C17 6.5.6) */
+      uint32_t *cols = (uint32_t *)m->cols.p + m->nnz;
+      void *vals = (char *)m->vals.p + m->nnz * vsize;
       if (lc->has_one && !fr_zero(&lc->one)) {
         cols[o] = CUZK_VAR_ONE;
         ok &= put_val(cs, vals, o++, &lc->one);
