@@ -45,15 +45,18 @@ rejects "synthetic C1" "cuzk_synthetic_for_bench: a synthetic C1 made up for ben
   fail "synth-only of the synthetic C1"
 # bytes a synthesized partition holds per constraint: the pre-compiled path only the witness (32
 # a variable), its kinds and the densities (docs/performance.md: at most 40), PROVE mode also
-# every linear combination (~200)
+# every linear combination (~200). A measurement, not a memory check: the sanitizer stage leaves
+# it to the gcc one (CUZK_TEST_C2_SYNTH_BYTES=0)
 per_constraint() {
   "$B" synth-only --c1 "$D/synthetic.json" --synthesis "$1" |
     sed -n 's|^system: .*(\([0-9.]*\) B/constraint)$|\1|p'
 }
-b=$(per_constraint pce)
-awk -v b="$b" 'BEGIN { exit !(b >= 32 && b <= 40) }' || fail "pce: $b bytes a constraint"
-b=$(per_constraint prove)
-awk -v b="$b" 'BEGIN { exit !(b >= 150) }' || fail "PROVE mode: $b bytes a constraint"
+if [ "${CUZK_TEST_C2_SYNTH_BYTES:-1}" != 0 ]; then
+  b=$(per_constraint pce)
+  awk -v b="$b" 'BEGIN { exit !(b >= 32 && b <= 40) }' || fail "pce: $b bytes a constraint"
+  b=$(per_constraint prove)
+  awk -v b="$b" 'BEGIN { exit !(b >= 150) }' || fail "PROVE mode: $b bytes a constraint"
+fi
 [ ! -e "$D/x.bin" ] || fail "a proof was written for a refused C1"
 
 "$B" prove --c1 "$D/c1.json" --param-cache "$P" --miner-id 1000 --sector-num 7 --deterministic 3 \

@@ -29,8 +29,9 @@ int cmd_prove(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_synth_only(int argc, char **argv);
 int cmd_synth_ab(int argc, char **argv);
-/* The daemon's client commands (cmd_client.c); -a/--addr, --timeout-ms and --log-level may also
- * come before the command name, which cmd_client_global handles. */
+/* The daemon's client commands (cmd_client_prove.c, cmd_client_query.c; their shared options in
+ * client_conn.h); -a/--addr, --timeout-ms and --log-level may also come before the command
+ * name, which cmd_client_global handles. */
 int cmd_single(int argc, char **argv);
 int cmd_batch(int argc, char **argv);
 int cmd_status(int argc, char **argv);
