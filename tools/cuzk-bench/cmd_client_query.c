@@ -139,32 +139,41 @@ int cmd_status(int argc, char **argv) {
   return 0;
 }
 
-/* Packs a PreloadSRS/EvictSRS request (circuit_id, field 1) into req[512]; 0 when too long. */
-static size_t pack_circuit(const ProtobufCMessage *m, uint8_t req[512]) {
+/* A PreloadSRS/EvictSRS call after parsing the command's options: the request (circuit_id,
+ * field 1, set in *m) packed and sent; the response, or NULL with *rc the exit code. */
+static uint8_t *circuit_query(int argc, char **argv, uint64_t timeout_ms, const char *usage,
+                              ProtobufCMessage *m, char **circuit_id, unsigned method,
+                              const char *what, size_t *resp_len, int *rc) {
+  conn_opts c;
+  const char *id = NULL;
+  if ((*rc = parse_query(&c, &id, timeout_ms, argc, argv, usage)) >= 0) return NULL;
+  *circuit_id = (char *)id;
+  uint8_t req[512];
   size_t len = protobuf_c_message_get_packed_size(m);
-  if (len > 512) return 0;
+  if (len > sizeof req) {
+    *rc = cli_fail(2, "-c/--circuit-id: too long");
+    return NULL;
+  }
   protobuf_c_message_pack(m, req);
-  return len;
+  uint8_t *resp = query(&c, method, req, len, resp_len, what);
+  *rc = 1;
+  return resp;
 }
 
 int cmd_preload(int argc, char **argv) {
-  conn_opts c;
-  const char *id = NULL;
-  int rc = parse_query(&c, &id, 0, argc, argv,
-                       "usage: cuzk-bench preload -c CIRCUIT_ID [options]\n"
-                       "The daemon's PreloadSRS: load a parameter set now (porep-2k, porep-8m, "
-                       "porep-512m,\nporep-32g, porep-64g).\n"
-                       "  -c, --circuit-id ID   the parameter set\n"
-                       "(no deadline unless --timeout-ms: 32 GiB parameters take minutes)\n");
-  if (rc >= 0) return rc;
   Cuzk__V1__PreloadSrsRequest q = CUZK__V1__PRELOAD_SRS_REQUEST__INIT;
-  q.circuit_id = (char *)id;
-  uint8_t req[512];
-  size_t len = pack_circuit(&q.base, req);
-  if (!len) return cli_fail(2, "-c/--circuit-id: too long");
   size_t n = 0;
-  uint8_t *resp = query(&c, CUZK_RPC_PRELOAD_SRS, req, len, &n, "PreloadSRS");
-  if (!resp) return 1;
+  int rc;
+  uint8_t *resp = circuit_query(
+      argc, argv, 0,
+      "usage: cuzk-bench preload -c CIRCUIT_ID [options]\n"
+      "The daemon's PreloadSRS: load a parameter set now (porep-2k, porep-8m, porep-512m,\n"
+      "porep-32g, porep-64g).\n"
+      "  -c, --circuit-id ID   the parameter set\n"
+      "(no deadline unless --timeout-ms: 32 GiB parameters take minutes)\n",
+      &q.base, &q.circuit_id, CUZK_RPC_PRELOAD_SRS, "PreloadSRS", &n, &rc);
+  if (!resp) return rc;
+  const char *id = q.circuit_id;
   Cuzk__V1__PreloadSrsResponse *r = cuzk__v1__preload_srs_response__unpack(NULL, n, resp);
   free(resp);
   if (!r) return cli_fail(1, "PreloadSRS: malformed response");
@@ -178,24 +187,20 @@ int cmd_preload(int argc, char **argv) {
 }
 
 int cmd_evict(int argc, char **argv) {
-  conn_opts c;
-  const char *id = NULL;
-  int rc = parse_query(&c, &id, 30000, argc, argv,
-                       "usage: cuzk-bench evict -c CIRCUIT_ID [options]\n"
-                       "The daemon's EvictSRS: a parameter set no job is using leaves memory (it "
-                       "goes WARM,\nits file kept mapped, if the daemon's warm_budget allows, "
-                       "else COLD); a WARM set goes COLD.\n"
-                       "  -c, --circuit-id ID   the parameter set\n"
-                       "(--timeout-ms defaults to 30000 here)\n");
-  if (rc >= 0) return rc;
   Cuzk__V1__EvictSrsRequest q = CUZK__V1__EVICT_SRS_REQUEST__INIT;
-  q.circuit_id = (char *)id;
-  uint8_t req[512];
-  size_t len = pack_circuit(&q.base, req);
-  if (!len) return cli_fail(2, "-c/--circuit-id: too long");
   size_t n = 0;
-  uint8_t *resp = query(&c, CUZK_RPC_EVICT_SRS, req, len, &n, "EvictSRS");
-  if (!resp) return 1;
+  int rc;
+  uint8_t *resp = circuit_query(
+      argc, argv, 30000,
+      "usage: cuzk-bench evict -c CIRCUIT_ID [options]\n"
+      "The daemon's EvictSRS: a parameter set no job is using leaves memory (it goes WARM,\n"
+      "its file kept mapped, if the daemon's warm_budget allows, else COLD); a WARM set goes "
+      "COLD.\n"
+      "  -c, --circuit-id ID   the parameter set\n"
+      "(--timeout-ms defaults to 30000 here)\n",
+      &q.base, &q.circuit_id, CUZK_RPC_EVICT_SRS, "EvictSRS", &n, &rc);
+  if (!resp) return rc;
+  const char *id = q.circuit_id;
   Cuzk__V1__EvictSrsResponse *r = cuzk__v1__evict_srs_response__unpack(NULL, n, resp);
   free(resp);
   if (!r) return cli_fail(1, "EvictSRS: malformed response");
