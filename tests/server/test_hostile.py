@@ -32,8 +32,8 @@ hole a client once found, the behaviour now, and that valid requests are still p
 The jobs that held the pipeline, the WinningPoSt during the flood and one at the end are proven
 and accepted by `cuzk-bench verify`. Pausing makes the floods' jobs wait whatever the machine's
 speed: the held jobs alone ended before a slow flood did. --fast (sanitizer builds): the held
-jobs and the WinningPoSt during the flood are taken and cancelled (only the last one is proven), and the RSS bounds are
-not asserted (ASan keeps freed blocks in quarantine).
+jobs and the WinningPoSt during the flood are taken and cancelled (only the last one is proven),
+and the RSS bounds are not asserted (ASan keeps freed blocks in quarantine).
 With --measure N: no checks; N submissions of 1 MB against a 256 MiB budget while three jobs
 hold the pipeline, printing the daemon's peak RSS and WinningPoSt latency idle vs during the
 flood (docs/performance.md "Daemon hardening figures").
@@ -333,7 +333,8 @@ def measure_empty(a, pb, pbg, work, k):
 
 def cancelled_flood(a, pb, pbg, work, like, n=40, size=8 * MB):
     """9.: a second daemon (512 MiB budget: NORMAL share 384 MiB), paused; n submissions of size
-    bytes queued, then cancelled. Returns (taken, RSS before, RSS with the flood queued, RSS after the cancels)."""
+    bytes queued, then cancelled. Returns (taken, RSS before, RSS with the flood queued, RSS
+    after the cancels)."""
     sock = os.path.join(work, "g.sock")
     wd = os.path.join(work, "give-back")
     os.makedirs(wd, exist_ok=True)
