@@ -17,10 +17,13 @@
  *
  *   usage: msm [--g1 LOGS] [--g2 LOGS] [--threads T] [--runs R] [--baseline-max LOG]
  *              [--method auto|affine|xyzz] [--window C] [--sweep] [--no-witness] [--cpu]
- *              [--ifma] [--vs-blst]
+ *              [--ifma] [--vs-blst] [--sweep-only] [--radius R] [--calibration FILE]
  *   LOGS: comma-separated log2 sizes ("" for none); defaults --g1 16,20 --g2 14,18.
- *   --sweep times both bucket methods (or --method's) at windows c-2..c+2 around --window
- *   (default log2 n - 4), interleaved round by round; the other rows are then automatic.
+ *   --sweep times the plan's pick (with the built-in costs, and with --calibration FILE's: a
+ *   cuzk-bench calibrate file) against both bucket methods (or --method's) at every window
+ *   within --radius R (default 2) of --window (default: the built-in plan's), interleaved
+ *   round by round, each as a ratio to the best; the other rows are then automatic.
+ *   --sweep-only leaves the other rows out.
  *   --cpu measures process CPU time rather than wall time (for 1-thread tuning on a busy box).
  */
 #include "bench_util.h" /* first: it sets _POSIX_C_SOURCE */
@@ -32,6 +35,7 @@
 #include "cuzk/curve.h"
 #include "cuzk/field.h"
 #include "cuzk/msm.h"
+#include "cuzk/msm_calibration.h"
 #include "cuzk/pool.h"
 #ifdef CUZK_BENCH_BLST
 #include "msm_blst.h"
@@ -204,8 +208,10 @@ BENCH_GROUP(g2, cuzk_g2_affine, cuzk_g2)
 
 /* ---- driver ---------------------------------------------------------------------------------- */
 
-static int runs = 3, sweep = 0, do_witness = 1, ifma_ab = 0, vs_blst = 0;
-static unsigned baseline_max = 20, window = 0;
+static int runs = 3, sweep = 0, sweep_only = 0, do_witness = 1, ifma_ab = 0, vs_blst = 0;
+static unsigned baseline_max = 20, window = 0, radius = 2;
+static bool have_cal; /* --calibration FILE read into cal */
+static cuzk_msm_calibration cal;
 static cuzk_msm_method method = CUZK_MSM_AUTO;
 
 /* One result: median (min) seconds and ns per point, then the baseline and its ratio. */
@@ -267,90 +273,141 @@ BENCH_BLST(g2, cuzk_g2_affine, cuzk_g2, 192)
 #define VS_BLST(G, lg, k, o, r) ((void)0)
 #endif
 
-#define BENCH_SIZE(G, JAC, IS_G2)                                                                 \
-  static void G##_bench(unsigned lg) {                                                            \
-    size_t n = (size_t)1 << lg;                                                                   \
-    G##_gen(n);                                                                                   \
-    cuzk_fr *kd = malloc(n * sizeof *kd), *kw = malloc(n * sizeof *kw);                           \
-    dense_scalars(kd, n);                                                                         \
-    witness_scalars(kw, n);                                                                       \
-    cuzk_msm_opts o = {.pool = pool, /* with --sweep the other rows are automatic */              \
-                       .method = sweep ? CUZK_MSM_AUTO : method,                                  \
-                       .window = sweep ? 0 : window};                                             \
-    JAC r0, r1, r2, r3;                                                                           \
-    double tp[64], tb[64], tw[64], tpw[64];                                                       \
-    int base = lg <= baseline_max;                                                                \
-    for (int i = 0; i < runs; i++) { /* interleaved */                                            \
-      tp[i] = G##_time(G##_PLAIN, &r0, n, kd, &o);                                                \
-      if (base) {                                                                                 \
-        tb[i] = G##_time(G##_BASELINE, &r1, n, kd, &o);                                           \
-        G##_same(&r0, &r1, "plain/baseline");                                                     \
-      }                                                                                           \
-      if (do_witness) {                                                                           \
-        tw[i] = G##_time(G##_WITNESS, &r2, n, kw, &o);                                            \
-        tpw[i] = G##_time(G##_PLAIN, &r3, n, kw, &o);                                             \
-        G##_same(&r2, &r3, "witness/plain");                                                      \
-      }                                                                                           \
-    }                                                                                             \
-    double mp = bench_median(tp, runs);                                                           \
-    row(#G, "plain random", lg, mp, tp[0], "bellperson-style", base ? bench_median(tb, runs) : 0, \
-        blst_ref(IS_G2, lg));                                                                     \
-    if (do_witness) {                                                                             \
-      double mw = bench_median(tw, runs);                                                         \
-      row(#G, "witness 70/25/5", lg, mw, tw[0], "plain, same scalars", bench_median(tpw, runs),   \
-          0);                                                                                     \
-      row(#G, "witness 70/25/5", lg, mw, tw[0], "plain, random", mp, 0);                          \
-    }                                                                                             \
-    if (vs_blst) VS_BLST(G, lg, kd, &o, &r0);                                                     \
-    if (ifma_ab) {                                                                                \
-      double ti[64], ts[64], tiw[64], tsw[64];                                                    \
-      for (int i = 0; i < runs; i++) { /* interleaved: IFMA, scalar, IFMA, scalar, ... */         \
-        cuzk_field_use_ifma(true);                                                                \
-        ti[i] = G##_time(G##_PLAIN, &r1, n, kd, &o);                                              \
-        if (do_witness) tiw[i] = G##_time(G##_WITNESS, &r2, n, kw, &o);                           \
-        cuzk_field_use_ifma(false);                                                               \
-        ts[i] = G##_time(G##_PLAIN, &r3, n, kd, &o);                                              \
-        if (memcmp(&r1, &r3, sizeof r1)) G##_differ("plain IFMA/scalar");                         \
-        if (do_witness) {                                                                         \
-          tsw[i] = G##_time(G##_WITNESS, &r3, n, kw, &o);                                         \
-          if (memcmp(&r2, &r3, sizeof r2)) G##_differ("witness IFMA/scalar");                     \
-        }                                                                                         \
-      }                                                                                           \
-      cuzk_field_use_ifma(true);                                                                  \
-      double mi = bench_median(ti, runs), ms = bench_median(ts, runs);                            \
-      row(#G, "plain IFMA", lg, mi, ti[0], "scalar kernels", ms, 0);                              \
-      if (do_witness) {                                                                           \
-        mi = bench_median(tiw, runs);                                                             \
-        ms = bench_median(tsw, runs);                                                             \
-        row(#G, "witness IFMA", lg, mi, tiw[0], "scalar kernels", ms, 0);                         \
-      }                                                                                           \
-    }                                                                                             \
-    if (sweep) { /* every (method, window) once per round, rounds interleaved */                  \
-      unsigned c0 = window ? window : lg > 7 ? lg - 4 : 3; /* about the automatic window */       \
-      unsigned clo = c0 > 3 ? c0 - 2 : 1, chi = c0 + 2 < CUZK_MSM_MAX_WINDOW ? c0 + 2 : 20;       \
-      static double ts[2][CUZK_MSM_MAX_WINDOW + 1][64];                                           \
-      for (int i = 0; i < runs; i++)                                                              \
-        for (int m = 0; m < 2; m++)                                                               \
-          for (unsigned c = clo; c <= chi; c++) {                                                 \
-            if (method != CUZK_MSM_AUTO && method != (m ? CUZK_MSM_XYZZ : CUZK_MSM_AFFINE))       \
-              continue;                                                                           \
-            cuzk_msm_opts os = {                                                                  \
-                .pool = pool, .method = m ? CUZK_MSM_XYZZ : CUZK_MSM_AFFINE, .window = c};        \
-            ts[m][c][i] = G##_time(G##_PLAIN, &r1, n, kd, &os);                                   \
-            G##_same(&r0, &r1, "sweep");                                                          \
-          }                                                                                       \
-      for (int m = 0; m < 2; m++)                                                                 \
-        for (unsigned c = clo; c <= chi; c++) {                                                   \
-          if (method != CUZK_MSM_AUTO && method != (m ? CUZK_MSM_XYZZ : CUZK_MSM_AFFINE))         \
-            continue;                                                                             \
-          char what[32];                                                                          \
-          snprintf(what, sizeof what, "%s c=%u", m ? "xyzz" : "affine", c);                       \
-          double med = bench_median(ts[m][c], runs);                                              \
-          row(#G, what, lg, med, ts[m][c][0], "auto", mp, 0);                                     \
-        }                                                                                         \
-    }                                                                                             \
-    free(kd);                                                                                     \
-    free(kw);                                                                                     \
+/* --sweep: the plan's pick with the built-in costs (and with --calibration's) against every
+ * window within --radius of it, each bucket method (or --method's), interleaved round by round;
+ * each row's ratio is its median over the best forced window's. */
+#define BENCH_SWEEP(G, JAC)                                                                        \
+  static void G##_sweep(unsigned lg, size_t n, const cuzk_fr *k, const JAC *want) {                \
+    enum { NV = 2 + 2 * (CUZK_MSM_MAX_WINDOW + 1) };                                               \
+    static double t[NV][64];                                                                       \
+    char msg[512];                                                                                 \
+    cuzk_msm_opts oa = {.pool = pool};                                                             \
+    cuzk_msm_calibration_use(NULL, msg, sizeof msg);                                               \
+    cuzk_msm_plan_info plan[2] = {cuzk_##G##_msm_plan(n, &oa), {0}};                               \
+    if (have_cal) {                                                                                \
+      cuzk_msm_calibration_use(&cal, msg, sizeof msg);                                             \
+      plan[1] = cuzk_##G##_msm_plan(n, &oa);                                                       \
+      cuzk_msm_calibration_use(NULL, msg, sizeof msg);                                             \
+    }                                                                                              \
+    unsigned c0 = window ? window : plan[0].window ? plan[0].window : 1;                           \
+    unsigned clo = c0 > radius ? c0 - radius : 1;                                                  \
+    unsigned chi = c0 + radius < CUZK_MSM_MAX_WINDOW ? c0 + radius : CUZK_MSM_MAX_WINDOW;          \
+    JAC r;                                                                                         \
+    for (int i = 0; i < runs; i++)                                                                 \
+      for (int v = 0; v < NV; v++) {                                                               \
+        int m = (v - 2) / (CUZK_MSM_MAX_WINDOW + 1);                                               \
+        unsigned c = (unsigned)(v - 2) % (CUZK_MSM_MAX_WINDOW + 1);                                \
+        cuzk_msm_method mm = m ? CUZK_MSM_XYZZ : CUZK_MSM_AFFINE;                                  \
+        if (v == 1 && !have_cal) continue;                                                         \
+        if (v >= 2 && (c < clo || c > chi || (method != CUZK_MSM_AUTO && method != mm))) continue; \
+        cuzk_msm_opts o = {.pool = pool};                                                          \
+        if (v >= 2) o = (cuzk_msm_opts){.pool = pool, .method = mm, .window = c};                  \
+        if (v == 1) cuzk_msm_calibration_use(&cal, msg, sizeof msg);                               \
+        t[v][i] = G##_time(G##_PLAIN, &r, n, k, &o);                                               \
+        if (v == 1) cuzk_msm_calibration_use(NULL, msg, sizeof msg);                               \
+        G##_same(&r, want, "sweep");                                                               \
+      }                                                                                            \
+    double best = 1e300;                                                                           \
+    int bv = 2;                                                                                    \
+    for (int v = 2; v < NV; v++) {                                                                 \
+      int m = (v - 2) / (CUZK_MSM_MAX_WINDOW + 1);                                                 \
+      unsigned c = (unsigned)(v - 2) % (CUZK_MSM_MAX_WINDOW + 1);                                  \
+      if (c < clo || c > chi ||                                                                    \
+          (method != CUZK_MSM_AUTO && method != (m ? CUZK_MSM_XYZZ : CUZK_MSM_AFFINE)))            \
+        continue;                                                                                  \
+      double med = bench_median(t[v], runs);                                                       \
+      if (med < best) best = med, bv = v;                                                          \
+    }                                                                                              \
+    for (int v = 0; v < NV; v++) {                                                                 \
+      int m = (v - 2) / (CUZK_MSM_MAX_WINDOW + 1);                                                 \
+      unsigned c = (unsigned)(v - 2) % (CUZK_MSM_MAX_WINDOW + 1);                                  \
+      char what[48];                                                                               \
+      if (v < 2) {                                                                                 \
+        if (v == 1 && !have_cal) continue;                                                         \
+        snprintf(what, sizeof what, "plan %s %s %u x%u", v ? "calib" : "built-in",                 \
+                 plan[v].method == CUZK_MSM_XYZZ ? "xyzz" : "affine", plan[v].window,              \
+                 plan[v].ranges);                                                                  \
+      } else {                                                                                     \
+        if (c < clo || c > chi ||                                                                  \
+            (method != CUZK_MSM_AUTO && method != (m ? CUZK_MSM_XYZZ : CUZK_MSM_AFFINE)))          \
+          continue;                                                                                \
+        snprintf(what, sizeof what, "%s c=%u%s", m ? "xyzz" : "affine", c,                         \
+                 v == bv ? " best" : "");                                                          \
+      }                                                                                            \
+      double med = bench_median(t[v], runs), mn = t[v][0];                                         \
+      for (int i = 1; i < runs; i++)                                                               \
+        mn = t[v][i] < mn ? t[v][i] : mn;                                                          \
+      printf("%-3s %-26s 2^%-3u %8.3f s (min %7.3f)   x%5.3f of the best\n", #G, what, lg, med,    \
+             mn, med / best);                                                                      \
+    }                                                                                              \
+    fflush(stdout);                                                                                \
+  }
+BENCH_SWEEP(g1, cuzk_g1)
+BENCH_SWEEP(g2, cuzk_g2)
+
+#define BENCH_SIZE(G, JAC, IS_G2)                                                               \
+  static void G##_bench(unsigned lg) {                                                          \
+    size_t n = (size_t)1 << lg;                                                                 \
+    G##_gen(n);                                                                                 \
+    cuzk_fr *kd = malloc(n * sizeof *kd), *kw = malloc(n * sizeof *kw);                         \
+    dense_scalars(kd, n);                                                                       \
+    witness_scalars(kw, n);                                                                     \
+    cuzk_msm_opts o = {.pool = pool, /* with --sweep the other rows are automatic */            \
+                       .method = sweep ? CUZK_MSM_AUTO : method,                                \
+                       .window = sweep ? 0 : window};                                           \
+    JAC r0, r1, r2, r3;                                                                         \
+    double tp[64], tb[64], tw[64], tpw[64];                                                     \
+    int base = lg <= baseline_max;                                                              \
+    for (int i = 0; i < (sweep_only ? 1 : runs); i++) { /* interleaved */                       \
+      tp[i] = G##_time(G##_PLAIN, &r0, n, kd, &o);                                              \
+      if (sweep_only) break;                                                                    \
+      if (base) {                                                                               \
+        tb[i] = G##_time(G##_BASELINE, &r1, n, kd, &o);                                         \
+        G##_same(&r0, &r1, "plain/baseline");                                                   \
+      }                                                                                         \
+      if (do_witness) {                                                                         \
+        tw[i] = G##_time(G##_WITNESS, &r2, n, kw, &o);                                          \
+        tpw[i] = G##_time(G##_PLAIN, &r3, n, kw, &o);                                           \
+        G##_same(&r2, &r3, "witness/plain");                                                    \
+      }                                                                                         \
+    }                                                                                           \
+    double mp = bench_median(tp, sweep_only ? 1 : runs);                                        \
+    if (!sweep_only)                                                                            \
+      row(#G, "plain random", lg, mp, tp[0], "bellperson-style",                                \
+          base ? bench_median(tb, runs) : 0, blst_ref(IS_G2, lg));                              \
+    if (do_witness && !sweep_only) {                                                            \
+      double mw = bench_median(tw, runs);                                                       \
+      row(#G, "witness 70/25/5", lg, mw, tw[0], "plain, same scalars", bench_median(tpw, runs), \
+          0);                                                                                   \
+      row(#G, "witness 70/25/5", lg, mw, tw[0], "plain, random", mp, 0);                        \
+    }                                                                                           \
+    if (vs_blst) VS_BLST(G, lg, kd, &o, &r0);                                                   \
+    if (ifma_ab) {                                                                              \
+      double ti[64], ts[64], tiw[64], tsw[64];                                                  \
+      for (int i = 0; i < runs; i++) { /* interleaved: IFMA, scalar, IFMA, scalar, ... */       \
+        cuzk_field_use_ifma(true);                                                              \
+        ti[i] = G##_time(G##_PLAIN, &r1, n, kd, &o);                                            \
+        if (do_witness) tiw[i] = G##_time(G##_WITNESS, &r2, n, kw, &o);                         \
+        cuzk_field_use_ifma(false);                                                             \
+        ts[i] = G##_time(G##_PLAIN, &r3, n, kd, &o);                                            \
+        if (memcmp(&r1, &r3, sizeof r1)) G##_differ("plain IFMA/scalar");                       \
+        if (do_witness) {                                                                       \
+          tsw[i] = G##_time(G##_WITNESS, &r3, n, kw, &o);                                       \
+          if (memcmp(&r2, &r3, sizeof r2)) G##_differ("witness IFMA/scalar");                   \
+        }                                                                                       \
+      }                                                                                         \
+      cuzk_field_use_ifma(true);                                                                \
+      double mi = bench_median(ti, runs), ms = bench_median(ts, runs);                          \
+      row(#G, "plain IFMA", lg, mi, ti[0], "scalar kernels", ms, 0);                            \
+      if (do_witness) {                                                                         \
+        mi = bench_median(tiw, runs);                                                           \
+        ms = bench_median(tsw, runs);                                                           \
+        row(#G, "witness IFMA", lg, mi, tiw[0], "scalar kernels", ms, 0);                       \
+      }                                                                                         \
+    }                                                                                           \
+    if (sweep) G##_sweep(lg, n, kd, &r0);                                                       \
+    free(kd);                                                                                   \
+    free(kw);                                                                                   \
   }
 
 BENCH_SIZE(g1, cuzk_g1, 0)
@@ -393,6 +450,17 @@ int main(int argc, char **argv) {
                                     : CUZK_MSM_AUTO;
     } else if (!strcmp(a, "--sweep")) {
       sweep = 1;
+    } else if (!strcmp(a, "--sweep-only")) {
+      sweep = sweep_only = 1;
+    } else if (!strcmp(a, "--radius") && v) {
+      radius = (unsigned)atoi(argv[++i]);
+    } else if (!strcmp(a, "--calibration") && v) {
+      char msg[1024];
+      if (cuzk_msm_calibration_read(&cal, argv[++i], msg, sizeof msg) != CUZK_MSM_OK) {
+        fprintf(stderr, "msm: %s\n", msg);
+        return 2;
+      }
+      have_cal = true;
     } else if (!strcmp(a, "--cpu")) {
       bench_clock = CLOCK_PROCESS_CPUTIME_ID;
     } else if (!strcmp(a, "--no-witness")) {
@@ -406,13 +474,13 @@ int main(int argc, char **argv) {
           stderr,
           "usage: %s [--g1 LOGS] [--g2 LOGS] [--threads T] [--runs R] [--baseline-max LOG]\n"
           "          [--method auto|affine|xyzz] [--window C] [--sweep] [--no-witness] [--cpu]\n"
-          "          [--ifma] [--vs-blst]\n",
+          "          [--ifma] [--vs-blst] [--sweep-only] [--radius R] [--calibration FILE]\n",
           argv[0]);
       return 2;
     }
   }
   if (ng1 < 0 || ng2 < 0 || runs < 1 || runs > 64 || threads < 1 || threads > 1024 ||
-      window > CUZK_MSM_MAX_WINDOW) {
+      window > CUZK_MSM_MAX_WINDOW || radius > CUZK_MSM_MAX_WINDOW) {
     fprintf(stderr, "msm: bad argument\n");
     return 2;
   }

@@ -24,7 +24,7 @@ RANK = {"util": 0, "field": 1, "curve": 2, "pairing": 3, "msm": 4, "ntt": 4, "ha
 # The layer of each public header.
 PUBLIC = {"pool.h": "util", "prom.h": "util", "file_map.h": "util", "errmsg.h": "util",
           "cpu.h": "util", "progress.h": "util", "field.h": "field", "curve.h": "curve", "pairing.h": "pairing",
-          "msm.h": "msm", "ntt.h": "ntt", "sha256.h": "hashes", "poseidon.h": "hashes",
+          "msm.h": "msm", "msm_calibration.h": "msm", "ntt.h": "ntt", "sha256.h": "hashes", "poseidon.h": "hashes",
           "r1cs.h": "r1cs", "gadgets.h": "r1cs", "pce.h": "r1cs", "groth16.h": "groth16",
           "g16_backend.h": "groth16", "porep.h": "porep", "post.h": "post", "snap.h": "snap",
           "kinds.h": "kinds", "bincode.h": "porep", "sdr_graph.h": "porep",

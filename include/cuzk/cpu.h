@@ -10,6 +10,7 @@
 #define CUZK_CPU_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -17,6 +18,11 @@ extern "C" {
 
 /* CUZK_FORCE_PORTABLE is set (read once). */
 bool cuzk_cpu_force_portable(void);
+
+/* The CPU's model name (/proc/cpuinfo "model name", spaces collapsed; "unknown" where there is
+ * none), written NUL-terminated and cut to len - 1 bytes. What measured costs are tied to
+ * (cuzk/msm_calibration.h). */
+void cuzk_cpu_model(char *out, size_t len);
 
 #ifdef __cplusplus
 }

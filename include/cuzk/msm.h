@@ -32,6 +32,9 @@ typedef enum {
   CUZK_MSM_EINVAL, /* NULL pointer with n > 0, bad option, or fewer bases than the density has */
   CUZK_MSM_ENOMEM, /* scratch allocation failed */
   CUZK_MSM_ECANCELLED, /* opts->cancel was raised; r is not written */
+  CUZK_MSM_EIO,       /* a calibration file could not be read or written (cuzk/msm_calibration.h) */
+  CUZK_MSM_EFORMAT,   /* a calibration file is malformed */
+  CUZK_MSM_EOTHERCPU, /* a calibration measured on another CPU model */
 } cuzk_msm_err;
 
 const char *cuzk_msm_strerror(cuzk_msm_err e);

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cuzk/msm_calibration.h"
 #include "engine/engine_internal.h"
 
 const char *cuzk_engine_strerror(cuzk_engine_err e) {
@@ -152,6 +153,11 @@ cuzk_engine_err cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *
   e->cfg.param_cache = e->param_cache;
   e->cfg.test_params_dir = e->test_params_dir;
   e->cfg.log_level = cfg->log ? cfg->log_level : CUZK_LOG_ERROR;
+  /* the MSM costs measured on this machine, beside the parameters (docs/msm.md "Calibration"),
+   * chosen before any worker plans an MSM; a bad file costs speed, never a proof */
+  char cal[512] = "";
+  bool cal_used = false;
+  cuzk_msm_err cal_err = cuzk_msm_calibration_use_dir(e->param_cache, &cal_used, cal, sizeof cal);
   if (!init_sync(e)) {
     free(e);
     return CUZK_ENGINE_ENOMEM;
@@ -212,6 +218,8 @@ cuzk_engine_err cuzk_engine_create(cuzk_engine **out, const cuzk_engine_config *
           "work), prove queue %u, batch %u (%u ms), memory budget %.1f GiB, parameters in %s",
           threads, e->n_synth - 1, e->n_prove - 1, cfg->prove_queue, cfg->batch_max,
           cfg->batch_wait_ms, (double)e->mem_budget / 1073741824.0, e->param_cache);
+  eng_log(e, cal_err == CUZK_MSM_OK ? CUZK_LOG_INFO : CUZK_LOG_WARN, NULL, "engine: %s%s", cal,
+          cal_err == CUZK_MSM_OK ? "" : " (run cuzk-bench calibrate to measure this machine)");
   if (cfg->test_deterministic_seed)
     eng_log(e, CUZK_LOG_WARN, NULL,
             "engine: deterministic r, s (seed %llu) for proofs with TEST parameters: the same "

@@ -135,7 +135,10 @@ static cuzk_g16_err from_msm(cuzk_msm_err e) {
   case CUZK_MSM_OK: return CUZK_G16_OK;
   case CUZK_MSM_ENOMEM: return CUZK_G16_ENOMEM;
   case CUZK_MSM_ECANCELLED: return CUZK_G16_ECANCELLED;
-  case CUZK_MSM_EINVAL: break;
+  case CUZK_MSM_EINVAL:
+  case CUZK_MSM_EIO: /* the calibration's codes: never from an MSM */
+  case CUZK_MSM_EFORMAT:
+  case CUZK_MSM_EOTHERCPU: break;
   }
   return CUZK_G16_EINVAL;
 }

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cuzk/msm.h"
+#include "cuzk/msm_calibration.h"
 #include "field/fp_inline.h"
 #include "msm/classify.h"
 #include "msm/digits.h"
@@ -33,8 +34,13 @@
 /* clang-format on */
 
 /* The plan's costs follow the kernel the batched additions will run on. */
-static const msm_costs *g2_costs(void) {
-  return cuzk_field_ifma_enabled() ? &msm_costs_g2_ifma : &msm_costs_g2;
+static const msm_costs *g2_costs(void) { return msm_costs_for(true); }
+
+cuzk_msm_plan_info cuzk_g2_msm_plan(size_t n, const cuzk_msm_opts *opts) {
+  msm_plan pl;
+  msm_plan_make(&pl, n, msm_workers(opts), g2_costs(), opts);
+  bool naive = pl.method == CUZK_MSM_NAIVE;
+  return (cuzk_msm_plan_info){pl.method, naive ? 0 : pl.c, naive ? 1 : pl.ny, pl.calibrated};
 }
 
 cuzk_msm_err cuzk_g2_msm(cuzk_g2 *r, const cuzk_g2_affine *bases, const cuzk_fr *scalars, size_t n,

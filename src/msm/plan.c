@@ -12,6 +12,7 @@
 #include "msm/plan.h"
 
 #include "cuzk/curve.h"
+#include "cuzk/field.h"
 #include "cuzk/pool.h"
 
 /* ns on the reference VM; see plan.h. */
@@ -63,7 +64,8 @@ const msm_costs msm_costs_g2_ifma = {.affine_add = 320,
                                      .scan = 4,
                                      .mul = 212000,
                                      .affine_bytes = sizeof(cuzk_g2_affine),
-                                     .xyzz_bytes = 4 * sizeof(cuzk_fp2)};
+                                     .xyzz_bytes = 4 * sizeof(cuzk_fp2),
+                                     .g2 = true};
 const msm_costs msm_costs_g2 = {.affine_add = 570,
                                 .affine_per_doubling = 18,
                                 .xyzz_madd = 810,
@@ -75,7 +77,14 @@ const msm_costs msm_costs_g2 = {.affine_add = 570,
                                 .scan = 4,
                                 .mul = 212000,
                                 .affine_bytes = sizeof(cuzk_g2_affine),
-                                .xyzz_bytes = 4 * sizeof(cuzk_fp2)};
+                                .xyzz_bytes = 4 * sizeof(cuzk_fp2),
+                                .g2 = true};
+
+const msm_costs *msm_costs_for(bool g2) {
+  bool ifma = cuzk_field_ifma_enabled();
+  return g2 ? (ifma ? &msm_costs_g2_ifma : &msm_costs_g2)
+            : (ifma ? &msm_costs_g1_ifma : &msm_costs_g1);
+}
 
 size_t msm_batch_cap(unsigned c) {
   size_t nb = (size_t)1 << (c - 1), cap = nb / 8;
@@ -141,11 +150,33 @@ void msm_plan_make(msm_plan *pl, size_t n, unsigned workers, const msm_costs *k,
 
 void msm_plan_make_capped(msm_plan *pl, size_t n, unsigned workers, const msm_costs *k,
                           const cuzk_msm_opts *o, size_t all_tiles_bytes) {
+  cuzk_msm_method m;
+  unsigned c;
+  if ((!o || (o->method == CUZK_MSM_AUTO && !o->window)) &&
+      msm_cal_lookup(k, n, workers ? workers : 1, &m, &c)) {
+    cuzk_msm_opts x = o ? *o : (cuzk_msm_opts){0};
+    x.method = m;
+    x.window = c;
+    msm_plan_model(pl, n, workers, k, &x, all_tiles_bytes);
+    pl->calibrated = true;
+    if (pl->method != CUZK_MSM_NAIVE) return; /* else the window is over the bucket bound */
+  }
+  msm_plan_model(pl, n, workers, k, o, all_tiles_bytes);
+}
+
+void msm_plan_model(msm_plan *pl, size_t n, unsigned workers, const msm_costs *k,
+                    const cuzk_msm_opts *o, size_t all_tiles_bytes) {
   cuzk_msm_method forced = o ? o->method : CUZK_MSM_AUTO;
   unsigned forced_c = o ? o->window : 0;
   if (workers == 0) workers = 1;
   double best = 1e300;
-  *pl = (msm_plan){.method = CUZK_MSM_NAIVE, .c = 1, .nwin = 0, .ny = 1, .slots = 1, .cap = 0};
+  *pl = (msm_plan){.method = CUZK_MSM_NAIVE,
+                   .c = 1,
+                   .nwin = 0,
+                   .ny = 1,
+                   .slots = 1,
+                   .cap = 0,
+                   .calibrated = false};
   if (forced == CUZK_MSM_NAIVE || (forced == CUZK_MSM_AUTO && !forced_c))
     best = (double)n * k->mul; /* run on the calling thread */
   if (forced == CUZK_MSM_NAIVE) return;

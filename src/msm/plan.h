@@ -18,6 +18,7 @@ typedef struct {
   unsigned ny;            /* point ranges; tiles = nwin * ny */
   unsigned slots;         /* workers that run tiles at once, each with its own buckets */
   size_t cap;             /* affine method: additions per batched inversion */
+  bool calibrated;        /* method and window from the measured table (calibration.c) */
 } msm_plan;
 
 /* Costs of one group's operations in nanoseconds, measured on the reference VM (2-core EPYC,
@@ -34,6 +35,7 @@ typedef struct {
   double scan;                            /* one point's digit read and bucket looked up */
   double mul;                             /* one scalar multiplication (the naive method) */
   size_t affine_bytes, xyzz_bytes;        /* sizes of a bucket of each kind */
+  bool g2;                                /* the group: which measured table applies */
 } msm_costs;
 
 /* msm_costs_g{1,2}_ifma: the batched affine additions on IFMA lanes (batch_affine_ifma.inc,
@@ -41,8 +43,11 @@ typedef struct {
  * cuzk_field_ifma_enabled(). */
 extern const msm_costs msm_costs_g1, msm_costs_g1_ifma, msm_costs_g2, msm_costs_g2_ifma;
 
+/* The table of the group for the kernel the batched additions will run on now. */
+const msm_costs *msm_costs_for(bool g2);
+
 /* workers: threads available to this call (>= 1). The options' method and window, if set,
- * are obeyed. */
+ * are obeyed; else the measured table's where one applies (calibration.c), else the model's. */
 void msm_plan_make(msm_plan *pl, size_t n, unsigned workers, const msm_costs *k,
                    const cuzk_msm_opts *o);
 
@@ -51,6 +56,15 @@ void msm_plan_make(msm_plan *pl, size_t n, unsigned workers, const msm_costs *k,
  * bound below the smallest plan's leaves the NAIVE plan. */
 void msm_plan_make_capped(msm_plan *pl, size_t n, unsigned workers, const msm_costs *k,
                           const cuzk_msm_opts *o, size_t all_tiles_bytes);
+
+/* The model's plan alone (the calibration's starting point). */
+void msm_plan_model(msm_plan *pl, size_t n, unsigned workers, const msm_costs *k,
+                    const cuzk_msm_opts *o, size_t all_tiles_bytes);
+
+/* The measured table's method and window for n points on `workers` workers of group k->g2 on the
+ * kernel now enabled, if a table is in use and covers them (calibration.c). */
+bool msm_cal_lookup(const msm_costs *k, size_t n, unsigned workers, cuzk_msm_method *m,
+                    unsigned *c);
 
 /* Affine batch size for 2^(c-1) buckets: large enough to spread the inversion, small enough
  * that few points find their bucket already waiting in the batch. */

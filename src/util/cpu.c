@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
-/* CUZK_FORCE_PORTABLE (cuzk/cpu.h) and the rule of every such switch (util/env_switch.h). Read
+/* CUZK_FORCE_PORTABLE (cuzk/cpu.h) and the rule of every such switch (util/env_switch.h), read
  * when first asked: the ISA choices are made by constructors, before main, and never change
- * afterwards. */
+ * afterwards. The CPU's model name, which measured costs are tied to. */
 #include "cuzk/cpu.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "util/env_switch.h"
 
@@ -14,3 +16,33 @@ bool cuzk_env_switch(const char *name) {
 }
 
 bool cuzk_cpu_force_portable(void) { return cuzk_env_switch("CUZK_FORCE_PORTABLE"); }
+
+void cuzk_cpu_model(char *out, size_t len) {
+  if (!out || !len) return;
+  snprintf(out, len, "unknown");
+  FILE *f = fopen("/proc/cpuinfo", "r");
+  if (!f) return;
+  char line[512];
+  while (fgets(line, sizeof line, f)) {
+    if (strncmp(line, "model name", 10) != 0) continue;
+    const char *v = strchr(line, ':');
+    if (!v) break;
+    size_t o = 0;
+    bool space = false;
+    for (v++; *v && *v != '\n' && o + 1 < len; v++) { /* one space between words, none at ends */
+      if (*v == ' ' || *v == '\t') {
+        space = o > 0;
+        continue;
+      }
+      if (space) {
+        if (o + 2 >= len) break;
+        out[o++] = ' ';
+        space = false;
+      }
+      out[o++] = *v;
+    }
+    if (o) out[o] = 0;
+    break;
+  }
+  fclose(f);
+}

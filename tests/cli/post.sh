@@ -44,6 +44,31 @@ proves() { # proves REQUEST [PROVE ARGS]: prove, verify, noble (with the vk of t
   [ -z "$NODE" ] || "$NODE" "$MJS" "$vk" "$D/proof.bin" "$D/in.txt" --expect accept ||
     fail "$r: noble rejected the proof"
 }
+calibrated() { # calibrated REQUEST: an MSM calibration beside the parameters (docs/msm.md
+  # "Calibration") is used when measured on this CPU, kernel and thread count, here one that
+  # turns every plan to XYZZ at window 9: the same bytes as d1.bin; a damaged one is a warning
+  # naming the key, and the proof is the same
+  C=$D/calibrated
+  mkdir -p "$C"
+  for f in "$P"/*.vk "$P"/*.params; do ln -sf "$f" "$C/"; done
+  cpu=$(sed -n 's/^model name[[:space:]]*:[[:space:]]*//p' /proc/cpuinfo | head -1 |
+    tr -s ' \t' ' ' | sed 's/ *$//')
+  [ -n "$cpu" ] || cpu=unknown
+  kernel=scalar word=scalar
+  if "$B" --version | grep -q "kernels.*ifma"; then kernel=ifma word=IFMA; fi
+  { echo "version 1"; echo "cpu $cpu"; echo "kernel $kernel"; echo "threads $(nproc)"
+    for s in 10 12 14 16 18 20 22; do echo "g1.$s xyzz 9"; done
+    for s in 10 12 14 16 18 20; do echo "g2.$s xyzz 9"; done; } >"$C/cuzk-msm-calibration.txt"
+  "$B" prove --request "$1" --param-cache "$C" --deterministic 7 -o "$D/c1.bin" 2>"$D/err" >/dev/null
+  grep -q "MSM windows measured on \"$cpu\" ($word kernels, $(nproc) threads)" "$D/err" ||
+    { cat "$D/err" >&2; fail "calibration not used"; }
+  cmp -s "$D/d1.bin" "$D/c1.bin" || fail "calibrated plans gave other bytes"
+  sed -i 's/^g2.16 .*/g2.16 xyzz 21/' "$C/cuzk-msm-calibration.txt"
+  "$B" prove --request "$1" --param-cache "$C" --deterministic 7 -o "$D/c2.bin" 2>"$D/err" >/dev/null
+  grep -q "warning: .*cuzk-msm-calibration.txt:[0-9]*: g2.16: \"xyzz 21\" is not" "$D/err" ||
+    { cat "$D/err" >&2; fail "damaged calibration: no warning naming the key"; }
+  cmp -s "$D/d1.bin" "$D/c2.bin" || fail "damaged calibration: other bytes"
+}
 R2=0707070707070707070707070707070707070707070707070707070707070707
 
 "$B" --help | grep -q "gen-vanilla winning-post|window-post" || fail "cuzk-bench --help"
@@ -124,6 +149,7 @@ for kind in winning-post window-post; do
   "$B" prove --request "$D/$kind.json" --param-cache "$P" --deterministic 8 -o "$D/d3.bin" \
     >/dev/null 2>&1
   if cmp -s "$D/d1.bin" "$D/d3.bin"; then fail "$kind: seeds 7 and 8 gave the same bytes"; fi
+  [ $kind = winning-post ] && calibrated "$D/$kind.json"
   # --pce-file: the matrices recorded and written, then mapped from the file; the same bytes.
   # WindowPoSt finds WinningPoSt's file: another parameter set's tag, so recorded again. The
   # second run reads the MSM bases in place (docs/groth16.md "Parameters read in place"): the

@@ -16,7 +16,7 @@ for c in $("$B" --help | sed -n 's/^  \([a-z-]*\)  .*/\1/p'); do
   "$B" "$c" --help >/dev/null 2>&1 || fail "cuzk-bench $c --help"
   n=$((n + 1))
 done
-[ $n -eq 15 ] || fail "cuzk-bench --help lists $n commands, not 15"
+[ $n -eq 16 ] || fail "cuzk-bench --help lists $n commands, not 16"
 rc=0
 "$B" no-such-command >/dev/null 2>&1 || rc=$?
 [ $rc -eq 2 ] || fail "an unknown command: exit $rc"

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cuzk/groth16.h"
+#include "cuzk/msm_calibration.h"
 #include "cuzk/pool.h"
 #include "cuzk/sha256.h"
 
@@ -450,6 +451,22 @@ int cli_params_present(const char *cmd, const char *base, bool need_params, cons
   return -1;
 }
 
+void cli_use_calibration(const char *cmd, const char *base) {
+  char dir[4200], msg[1024];
+  snprintf(dir, sizeof dir, "%s", base);
+  char *slash = strrchr(dir, '/');
+  if (slash)
+    *slash = 0;
+  else
+    snprintf(dir, sizeof dir, ".");
+  bool used;
+  cuzk_msm_err e = cuzk_msm_calibration_use_dir(dir, &used, msg, sizeof msg);
+  if (e != CUZK_MSM_OK) /* a bad file costs speed, not the proof: say so and go on */
+    fprintf(stderr, "%s: warning: %s (run cuzk-bench calibrate --param-cache %s)\n", cmd, msg, dir);
+  else if (used && !cli_quiet)
+    fprintf(stderr, "%s: %s\n", cmd, msg);
+}
+
 int cli_load_params(cli_prover *pr, const char *cmd, const char *base, const cli_prove_args *pa) {
   char msg[1024];
   memset(pr, 0, sizeof *pr);
@@ -461,6 +478,7 @@ int cli_load_params(cli_prover *pr, const char *cmd, const char *base, const cli
             "%s: --deterministic: r and s derived from seed %llu. NOT FOR PRODUCTION: "
             "the same r, s on two witnesses of one circuit reveal them\n",
             cmd, (unsigned long long)pa->seed);
+  cli_use_calibration(cmd, base);
   double t0 = cli_now_s();
   char path[4200];
   snprintf(path, sizeof path, "%s.params", base);

@@ -28,6 +28,7 @@ int cmd_setup(int argc, char **argv);
 int cmd_prove(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_synth_only(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
 int cmd_synth_ab(int argc, char **argv);
 /* The daemon's client commands (cmd_client_prove.c, cmd_client_query.c; their shared options in
  * client_conn.h); -a/--addr, --timeout-ms and --log-level may also come before the command
@@ -236,6 +237,10 @@ int cli_load_params(cli_prover *pr, const char *cmd, const char *base, const cli
 int cli_params_present(const char *cmd, const char *base, bool need_params, const char *kind,
                        uint64_t sector_bytes);
 void cli_prover_free(cli_prover *pr);
+/* The MSM calibration beside the parameter files (base's folder) used when there is one, for
+ * this CPU: said on stderr (unless -q); a bad or foreign one is a warning, the built-in costs
+ * kept. */
+void cli_use_calibration(const char *cmd, const char *base);
 /* The number of partitions the command proves: cli_prove_partition's progress line counts them
  * (partition k of n, and its stage: synthesis, proving). */
 void cli_prover_parts(cli_prover *pr, unsigned parts);

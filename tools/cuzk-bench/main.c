@@ -44,6 +44,9 @@ static const command commands[] = {
     {"verify", cmd_verify, false,
      "verify PoRep C2 proofs against a C1 output, or PoSt and SnapDeals\n"
      "proofs against their request (--request)"},
+    {"calibrate", cmd_calibrate, false,
+     "measure the MSM window plan's costs on this CPU and write them\n"
+     "beside the parameters (--param-cache DIR)"},
     {"synth-only", cmd_synth_only, false,
      "synthesis microbenchmark over a C1 or a request (--perf counters)"},
     {"synth-ab", cmd_synth_ab, false,
