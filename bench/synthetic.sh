@@ -4,8 +4,8 @@
 # time and peak RSS of `cuzk-bench gen-vanilla porep|snap --synthetic` at every size (each run
 # also checks what it wrote as C2 / the daemon would), then, with PARAM_DIR, the full proof and
 # verification of the 8 MiB synthetic C1 and update with TEST parameters (generated into PARAM_DIR
-# when missing: ~30 s for PoRep 8 MiB on 2 cores). The numbers of
-# docs/performance-history.md "Synthetic sectors (issue #27 part 4)".
+# when missing: ~30 s for PoRep 8 MiB on 2 cores). The numbers of docs/performance.md
+# "Synthetic sectors".
 # usage: bench/synthetic.sh BUILD_DIR [PARAM_DIR]
 set -euo pipefail
 build=$(realpath "$1")

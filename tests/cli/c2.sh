@@ -44,7 +44,7 @@ rejects "synthetic C1" "cuzk_synthetic_for_bench: a synthetic C1 made up for ben
 "$B" synth-only --c1 "$D/synthetic.json" --mode witness | grep -q "constraints=2687921" ||
   fail "synth-only of the synthetic C1"
 # bytes a synthesized partition holds per constraint: the pre-compiled path only the witness (32
-# a variable), its kinds and the densities (docs/performance-history.md: at most 40), PROVE mode also
+# a variable), its kinds and the densities (docs/performance.md: at most 40), PROVE mode also
 # every linear combination (~200). A measurement, not a memory check: the sanitizer stage leaves
 # it to the gcc one (CUZK_TEST_C2_SYNTH_BYTES=0)
 per_constraint() {

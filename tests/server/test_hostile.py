@@ -36,10 +36,10 @@ jobs and the WinningPoSt during the flood are taken and cancelled (only the last
 and the RSS bounds are not asserted (ASan keeps freed blocks in quarantine).
 With --measure N: no checks; N submissions of 1 MB against a 256 MiB budget while three jobs
 hold the pipeline, printing the daemon's peak RSS and WinningPoSt latency idle vs during the
-flood (docs/performance-history.md "Daemon hardening figures (issue #18, sessions 6-7)").
+flood (docs/performance.md "Daemon hardening figures").
 With --measure-empty K: no checks; K concurrent 32 MiB SubmitProofs of empty elements (8.) against
 a fresh daemon, printing their answers, the RSS growth and the slowest GetStatus meanwhile (any
-daemon binary: also one from before the bounds, for the figures in docs/performance-history.md).
+daemon binary: also one from before the bounds, for the figures in docs/performance.md).
 With --measure-give-back: no checks; 9. alone, printing the RSS figures.
 usage: test_hostile.py --daemon D --bench B --params DIR --proto-dir P --out DIR [--fast]
        [--measure N] [--measure-empty K] [--measure-give-back]

@@ -576,7 +576,7 @@ int cmd_synth_only(int argc, char **argv) {
   if (a.digest)
     printf("abc digest: a=%016llx b=%016llx c=%016llx\n", (unsigned long long)d0.h[0],
            (unsigned long long)d0.h[1], (unsigned long long)d0.h[2]);
-  /* what one synthesized circuit holds (docs/performance-history.md: bytes per constraint),
+  /* what one synthesized circuit holds (docs/performance.md: bytes per constraint in flight),
    * its witness and, in PROVE mode, its a, b, c and densities; the pce path's a, b, c go
    * straight into the prover's vectors, counted apart */
   size_t held = cuzk_cs_memory_bytes(cs);
