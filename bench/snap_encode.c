@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
- * SnapDeals encoding benchmark (docs/performance.md "SnapDeals"): the update of one sector in
- * memory, step by step, against the raw cost of the same trees measured in the same run:
+ * SnapDeals encoding benchmark (docs/performance-history.md "SnapDeals (issue #15, session 6)"):
+ * the update of one sector in memory, step by step, against the raw cost of the same trees
+ * measured in the same run:
  *   encode   new_replica = sector_key + data * rho (docs/spec/snap-circuit.md §3), 2^h rhos
  *   TreeD    the binary SHA-256 tree over the new data (comm_d_new)
  *   TreeR    the Poseidon tree_r_last over the new replica (comm_r_new), leaves converted first
