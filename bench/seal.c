@@ -14,7 +14,7 @@
 
 #include "cuzk/poseidon.h"
 #include "cuzk/sha256.h"
-#include "porep/seal.h"
+#include "filecoin/seal.h"
 
 int main(int argc, char **argv) {
   const char *size = "8MiB";

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "cuzk/snap.h"
-#include "porep/seal.h"
+#include "filecoin/seal.h"
 
 int main(int argc, char **argv) {
   const char *size = "8MiB";

@@ -47,5 +47,8 @@ list(REMOVE_ITEM CUZK_PUBLIC_HEADERS ${PROJECT_SOURCE_DIR}/include/cuzk/server.h
      ${PROJECT_SOURCE_DIR}/include/cuzk/rpc.h ${PROJECT_SOURCE_DIR}/include/cuzk/version.h)
 install(TARGETS cuzk ARCHIVE DESTINATION lib COMPONENT dev)
 install(FILES ${CUZK_PUBLIC_HEADERS} DESTINATION include/cuzk COMPONENT dev)
+# a grouped layer's headers keep their folder (#include "cuzk/filecoin/sector.h")
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/cuzk/filecoin DESTINATION include/cuzk
+        COMPONENT dev FILES_MATCHING PATTERN "*.h")
 configure_file(${PROJECT_SOURCE_DIR}/contrib/cuzk.pc.in ${PROJECT_BINARY_DIR}/cuzk.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/cuzk.pc DESTINATION lib/pkgconfig COMPONENT dev)

@@ -11,8 +11,9 @@
 
 #include "check.h"
 #include "cuzk/engine.h"
+#include "cuzk/filecoin/seal.h"
 #include "cuzk/porep.h"
-#include "cuzk/seal.h"
+#include "cuzk/vanilla.h"
 #include "porep/c1.h"
 #include "rng.h"
 

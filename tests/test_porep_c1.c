@@ -916,7 +916,7 @@ int main(int argc, char **argv) {
   CHECK(cuzk_c1_proof_info_get(20) == NULL && cuzk_c1_new_shaped(20) == NULL);
   CHECK(cuzk_c1_proof_info_get(18)->partitions == 126);
 
-  /* the same numbers as the PoRep layer's table (include/cuzk/porep.h) */
+  /* the same numbers as the filecoin layer's table (include/cuzk/filecoin/sector.h) */
   for (uint32_t id = 0; id < CUZK_C1_NUM_PROOFS; id++) {
     const cuzk_c1_proof_info *pi = cuzk_c1_proof_info_get(id);
     const cuzk_seal_proof *sp = cuzk_seal_proof_at(id);

@@ -12,8 +12,9 @@
 
 #include "check.h"
 #include "cuzk/c2.h"
+#include "cuzk/filecoin/seal.h"
 #include "cuzk/porep.h"
-#include "cuzk/seal.h"
+#include "cuzk/vanilla.h"
 #include "porep/c1.h"
 #include "rng.h"
 

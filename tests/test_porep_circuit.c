@@ -19,10 +19,11 @@
 #include <time.h>
 
 #include "check.h"
+#include "cuzk/filecoin/seal.h"
 #include "cuzk/porep.h"
 #include "cuzk/r1cs.h"
-#include "cuzk/seal.h"
 #include "cuzk/stacked_circuit.h"
+#include "cuzk/vanilla.h"
 #include "pce_check.h"
 #include "porep/c1.h"
 #include "rng.h"

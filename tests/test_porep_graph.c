@@ -28,7 +28,7 @@
 #include "check.h"
 #include "cuzk/pool.h"
 #include "cuzk/sha256.h"
-#include "porep/graph.h"
+#include "filecoin/graph.h"
 #include "rng.h"
 
 static double now_s(void) {

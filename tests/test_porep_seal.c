@@ -7,8 +7,8 @@
 
 #include "check.h"
 #include "cuzk/poseidon.h"
-#include "porep/graph.h"
-#include "porep/seal.h"
+#include "filecoin/graph.h"
+#include "filecoin/seal.h"
 #include "rng.h"
 
 static void hex32(uint8_t out[32], const char *hex) { from_hex(out, hex, 32); }

@@ -8,8 +8,9 @@
 
 #include "check.h"
 #include "cuzk/porep.h"
+#include "cuzk/vanilla.h"
+#include "filecoin/seal.h"
 #include "porep/c1.h"
-#include "porep/seal.h"
 #include "rng.h"
 
 static void seal_and_check(unsigned proof_id, cuzk_pool *pool, bool mutate) {

@@ -11,7 +11,7 @@
 
 #include "check.h"
 #include "cuzk/post.h"
-#include "porep/seal.h"
+#include "filecoin/seal.h"
 
 #define KiB (UINT64_C(1) << 10)
 #define MiB (UINT64_C(1) << 20)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Synthetic sectors (docs/porep.md "Synthetic sectors", docs/snap.md "Synthetic updates"), checks
  * only, no proof (the 2 KiB proofs are tests/cli/synthetic.sh's):
- *  - the sparse trees (src/porep/sparse_tree.c) equal the full trees over the same leaves: roots
+ *  - the sparse trees (src/filecoin/sparse_tree.c) equal the full trees over the same leaves: roots
  *    and openings of tree_d and of Poseidon trees of every shape (Single, Sub, Top), with set
  *    leaves and with uniform regions;
  *  - the synthetic C1 at 2 KiB, 8 MiB and 32 GiB passes C2's checks (cuzk_c2_check: the shape,
@@ -20,12 +20,12 @@
 #include "check.h"
 #include "cuzk/c1.h"
 #include "cuzk/c2.h"
+#include "cuzk/filecoin/seal.h"
 #include "cuzk/kinds.h"
 #include "cuzk/post.h"
-#include "cuzk/seal.h"
 #include "cuzk/snap.h"
-#include "porep/seal.h"
-#include "porep/sparse_tree.h"
+#include "filecoin/seal.h"
+#include "filecoin/sparse_tree.h"
 #include "rng.h"
 
 #define MINER 1000

@@ -20,12 +20,12 @@ extern "C" {
 #endif
 
 /* ---- errors ---------------------------------------------------------------------------- */
-/* The porep layer's codes (cuzk/porep.h): EFORMAT for a malformed document or envelope (not JSON,
- * wrong types, lengths or ranges, missing, duplicate or unknown fields and variants, invalid
- * base64, a payload that is not C1 JSON); EINVAL for a NULL or unusable argument and for a
- * well-typed C1 whose counts do not match its registered proof (docs/spec/sdr-vanilla.md §9.2);
- * ENOMEM; ECRYPTO. With msg (msg_len > 0; may be NULL) an error also leaves a one-line message
- * that starts with the JSON path of the offending value, e.g.
+/* The porep layer's codes (cuzk_porep_err, cuzk/filecoin/sector.h): EFORMAT for a malformed
+ * document or envelope (not JSON, wrong types, lengths or ranges, missing, duplicate or unknown
+ * fields and variants, invalid base64, a payload that is not C1 JSON); EINVAL for a NULL or
+ * unusable argument and for a well-typed C1 whose counts do not match its registered proof
+ * (docs/spec/sdr-vanilla.md §9.2); ENOMEM; ECRYPTO. With msg (msg_len > 0; may be NULL) an error
+ * also leaves a one-line message that starts with the JSON path of the offending value, e.g.
  * "vanilla_proofs.StackedDrg2KiBV1[0][1].comm_d_proofs.data.Single.root: expected an array of 32
  * numbers, got 31 (at byte 1234)". */
 

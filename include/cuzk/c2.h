@@ -19,9 +19,9 @@
 
 #include "cuzk/c1.h"
 #include "cuzk/file_map.h"
+#include "cuzk/filecoin/sdr_graph.h"
 #include "cuzk/groth16.h"
 #include "cuzk/porep.h"
-#include "cuzk/sdr_graph.h"
 #include "cuzk/stacked_circuit.h"
 
 #ifdef __cplusplus

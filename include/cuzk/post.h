@@ -19,9 +19,9 @@
 #include <stdint.h>
 
 #include "cuzk/field.h"
+#include "cuzk/filecoin/sector.h"
 #include "cuzk/groth16.h"
 #include "cuzk/pool.h"
-#include "cuzk/porep.h"
 #include "cuzk/r1cs.h"
 
 #ifdef __cplusplus
@@ -148,8 +148,8 @@ cuzk_post_err cuzk_post_vanilla_verify(const cuzk_post_proof *p, const uint8_t r
 /* ---- Test replicas that produce vanilla proofs (docs/post.md "Test sectors") ------------------
  */
 typedef struct cuzk_post_replica cuzk_post_replica;
-/* A sector of a test size (2 KiB, 8 MiB, 512 MiB) sealed in memory by the porep layer (seal proof
- * the V1_1 one of p's size); data has the sector's padded bytes (NULL: zeros). */
+/* A sector of a test size (2 KiB, 8 MiB, 512 MiB) sealed in memory by the filecoin layer (seal
+ * proof the V1_1 one of p's size); data has the sector's padded bytes (NULL: zeros). */
 cuzk_post_err cuzk_post_replica_seal(cuzk_post_replica **out, const cuzk_post_proof *p,
                                      const uint8_t *data, const uint8_t prover_id[32],
                                      uint64_t sector_id, const uint8_t ticket[32], cuzk_pool *pool,

@@ -18,11 +18,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cuzk/bincode.h"
 #include "cuzk/field.h"
+#include "cuzk/filecoin/bincode.h"
+#include "cuzk/filecoin/sector.h"
 #include "cuzk/groth16.h"
 #include "cuzk/pool.h"
-#include "cuzk/porep.h"
 #include "cuzk/r1cs.h"
 
 #ifdef __cplusplus

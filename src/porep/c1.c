@@ -11,8 +11,8 @@
 
 /* ---- registered proofs (docs/spec/sdr-vanilla.md §2.1, §2.2) ---- */
 
-/* The C1 view of the registered proofs, derived once (before main) from the porep layer's one
- * table (include/cuzk/porep.h), so the two can never disagree. */
+/* The C1 view of the registered proofs, derived once (before main) from the filecoin layer's one
+ * table (include/cuzk/filecoin/sector.h), so the two can never disagree. */
 static cuzk_c1_proof_info PROOFS[CUZK_C1_NUM_PROOFS];
 
 __attribute__((constructor)) static void proofs_init(void) {

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuzk/seal.h"
+#include "cuzk/vanilla.h"
 #include "porep/fail.h"
 
 #define NPARENTS (CUZK_STACKED_DRG_PARENTS + CUZK_STACKED_EXP_PARENTS)

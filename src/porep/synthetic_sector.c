@@ -5,24 +5,25 @@
  * Every challenged node's L labels are computed with the real labeling function
  * (cuzk_sdr_label) from its 14 parents' labels, layer by layer; a parent that is not itself
  * challenged gets made-up labels (a hash of replica_id, node and layer). The replica node is key +
- * data as sealing makes it. tree_d, tree_c and tree_r_last are sparse trees (porep/sparse_tree.h)
- * whose untouched leaves are zero: tree_d is all zero (comm_d is the CC sector's), tree_c holds the
- * column hashes of the challenged nodes and their parents, tree_r_last the challenged replica
- * nodes. Every relation C2 checks then holds — paths hash to comm_c, comm_r_last and comm_d,
- * comm_r = H(comm_c, comm_r_last), the labels are their parents', the encoding — while almost the
- * whole sector was never computed. Only the interactive proofs: their challenges come from
- * replica_id and seed, not from comm_r, which is only known once the trees are built.
+ * data as sealing makes it. tree_d, tree_c and tree_r_last are sparse trees
+ * (filecoin/sparse_tree.h) whose untouched leaves are zero: tree_d is all zero (comm_d is the CC
+ * sector's), tree_c holds the column hashes of the challenged nodes and their parents, tree_r_last
+ * the challenged replica nodes. Every relation C2 checks then holds — paths hash to comm_c,
+ * comm_r_last and comm_d, comm_r = H(comm_c, comm_r_last), the labels are their parents', the
+ * encoding — while almost the whole sector was never computed. Only the interactive proofs: their
+ * challenges come from replica_id and seed, not from comm_r, which is only known once the trees are
+ * built.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cuzk/c1.h"
+#include "cuzk/porep.h"
 #include "cuzk/poseidon.h"
-#include "cuzk/seal.h"
 #include "cuzk/sha256.h"
+#include "filecoin/seal.h"
+#include "filecoin/sparse_tree.h"
 #include "porep/c1.h"
-#include "porep/seal.h"
-#include "porep/sparse_tree.h"
 
 typedef struct {
   uint64_t node;

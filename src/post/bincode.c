@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* The bincode of one sector's vanilla proof, FallbackPoStSectorProof (docs/post.md "Vanilla proof
- * bytes"), over the shared strict reader and MerkleProof of cuzk/bincode.h (docs/bincode.md):
- * sector_id, comm_r, one SectorProof (inclusion_proofs, comm_c, comm_r_last). */
+ * bytes"), over the shared strict reader and MerkleProof of cuzk/filecoin/bincode.h
+ * (docs/bincode.md): sector_id, comm_r, one SectorProof (inclusion_proofs, comm_c, comm_r_last). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuzk/bincode.h"
+#include "cuzk/filecoin/bincode.h"
 #include "post/post_internal.h"
 
 /* One inclusion proof seen through the shared MerkleProof code. Every level but the last has

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuzk/bincode.h"
+#include "cuzk/filecoin/bincode.h"
 #include "cuzk/gadgets.h"
 #include "post/post_internal.h"
 

@@ -35,7 +35,7 @@
 /* The chain's V1_1 window proofs are the proofs API's V1_2 (the challenge-index fix). */
 #define WINDOW_V1_1(i, size, sw) WINDOW(i, size, sw, "V1_1", "V1_2", CUZK_API_V1_2_0)
 
-/* abi.RegisteredPoStProof order. The sector pointers are filled once from the porep layer's
+/* abi.RegisteredPoStProof order. The sector pointers are filled once from the filecoin layer's
  * table (static initializers cannot call cuzk_sector_by_bytes). */
 static cuzk_post_proof table[CUZK_POST_NUM_PROOFS] = {
     WINNING(0, "2KiB"),

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Test replicas that produce PoSt vanilla proofs (docs/post.md "Test sectors"): a test-size
- * sector sealed in memory by the porep layer (its tree_r_last kept), or a synthetic replica of
+ * sector sealed in memory by the filecoin layer (its tree_r_last kept), or a synthetic replica of
  * all-zero leaves whose tree has one value per level; and generate_single_vanilla_proof. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuzk/filecoin/seal.h"
 #include "cuzk/poseidon.h"
-#include "cuzk/seal.h"
 #include "cuzk/sha256.h"
-#include "porep/seal.h"
+#include "filecoin/seal.h"
 #include "post/post_internal.h"
 
 struct cuzk_post_replica {

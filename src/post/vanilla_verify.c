@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cuzk/poseidon.h"
-#include "porep/seal.h"
+#include "filecoin/seal.h"
 #include "post/post_internal.h"
 
 /* The root a path hashes to from its leaf and the leaf index its indices spell; false if a value

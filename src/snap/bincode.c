@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* The bincode of one PartitionProof (docs/spec/snap-circuit.md §5.1): comm_c, the apex leaves,
  * then per challenge proof_r_old, proof_d_new, proof_r_new; a strict reader over the shared
- * MerkleProof code (cuzk/bincode.h), the writer, the size. */
+ * MerkleProof code (cuzk/filecoin/bincode.h), the writer, the size. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

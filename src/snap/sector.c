@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Test sectors for SnapDeals (docs/snap.md "Test sectors"): a CC sector sealed in memory by the
- * porep layer, updated with new data (TreeD new, the encoded replica, TreeR new, comm_r_new with
+ * filecoin layer, updated with new data (TreeD new, the encoded replica, TreeR new, comm_r_new with
  * the old comm_c), and the partition proofs it answers (EmptySectorUpdate::prove_inner,
  * docs/spec/snap-circuit.md §5.2). */
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuzk/seal.h"
-#include "porep/seal.h"
+#include "cuzk/filecoin/seal.h"
+#include "filecoin/seal.h"
 #include "snap/snap_internal.h"
 
 struct cuzk_snap_sector {

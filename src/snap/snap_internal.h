@@ -15,7 +15,7 @@
 void snap_shape_r(cuzk_merkle_shape *s, const cuzk_snap_proof *p);
 void snap_shape_d(cuzk_merkle_shape *s, const cuzk_snap_proof *p);
 
-/* Views of one path (the bincode and root helpers of cuzk/bincode.h read and write through
+/* Views of one path (the bincode and root helpers of cuzk/filecoin/bincode.h read and write through
  * them). */
 cuzk_merkle_view snap_view_r(const cuzk_snap_path_r *r);
 cuzk_merkle_view snap_view_d(const cuzk_snap_path_d *d);

@@ -4,7 +4,7 @@
  * "Synthetic updates"): a synthetic CC sector whose replica (the sector key) is one value K on
  * every node, updated with new data that is one value D on every node. Every new replica node is
  * then K + D * rho(high), one value per rho region, so TreeR old, TreeD new and TreeR new are
- * sparse trees of uniform regions (porep/sparse_tree.h) whose roots cost one hash per level and
+ * sparse trees of uniform regions (filecoin/sparse_tree.h) whose roots cost one hash per level and
  * region: no node is stored, at 64 GiB neither. The challenges, drawn from comm_r_new, can only
  * be known once the trees are built: a uniform sector is what needs no node chosen before them.
  * SnapDeals never opens tree_c, so the old sector's comm_c is free: it is the synthetic marker
@@ -15,8 +15,8 @@
 #include <string.h>
 
 #include "cuzk/sha256.h"
-#include "porep/seal.h"
-#include "porep/sparse_tree.h"
+#include "filecoin/seal.h"
+#include "filecoin/sparse_tree.h"
 #include "snap/snap_internal.h"
 
 static const char marker_tag[] = "cuzk synthetic sector comm_c (SnapDeals)";

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "porep/seal.h"
+#include "filecoin/seal.h"
 #include "snap/snap_internal.h"
 
 typedef struct {

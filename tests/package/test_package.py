@@ -124,7 +124,9 @@ def check_dev_package(deb, a, arch):
           c.get("Architecture") == arch and c.get("Section") == "libdevel" and
           c.get("Depends") == "libsodium-dev, libyajl-dev", f"libcuzk-dev control: {c}")
     f = files(deb)
-    headers = {h for h in os.listdir(os.path.join(a.source, "include", "cuzk"))}
+    top = os.path.join(a.source, "include", "cuzk")
+    headers = {os.path.relpath(os.path.join(d, h), top).replace(os.sep, "/")
+               for d, _, hs in os.walk(top) for h in hs}
     # the daemon's headers stay out: their libraries are not installed
     want = {f"/usr/include/cuzk/{h}" for h in headers - {"server.h", "rpc.h", "version.h"}}
     want |= {"/usr/lib/libcuzk.a", "/usr/lib/pkgconfig/cuzk.pc"}

@@ -8,8 +8,9 @@
 #include "cli.h"
 #include "cuzk/c1.h"
 #include "cuzk/c2.h"
+#include "cuzk/filecoin/seal.h"
 #include "cuzk/pool.h"
-#include "cuzk/seal.h"
+#include "cuzk/vanilla.h"
 
 static const char usage[] =
     "usage: cuzk-bench gen-vanilla porep --sector-size SIZE [--registered-proof ID|NAME]\n"

@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cuzk/filecoin/sdr_graph.h"
 #include "cuzk/pool.h"
-#include "cuzk/sdr_graph.h"
 
 static const int opts[] = {O_HELP, O_SIZE, O_PROOF, O_OUT, 0};
 

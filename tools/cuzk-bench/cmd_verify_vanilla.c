@@ -7,7 +7,7 @@
 
 #include "cli.h"
 #include "cuzk/c1.h"
-#include "cuzk/seal.h"
+#include "cuzk/vanilla.h"
 
 int cmd_verify_vanilla(int argc, char **argv) {
   bool help = false, post = false;

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
-/* Error strings and messages of the PoRep layer. */
-#include "cuzk/porep.h"
-#include "porep/fail.h"
+/* Error strings of cuzk_porep_err, the filecoin and porep layers' codes. */
+#include "cuzk/filecoin/sector.h"
 
 const char *cuzk_porep_strerror(cuzk_porep_err e) {
   switch (e) {

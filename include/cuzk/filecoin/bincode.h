@@ -8,15 +8,15 @@
  * bincode as Filecoin uses it: integers fixed-width little-endian, Vec lengths u64, enum tags
  * u32, 32-byte domain values raw (little-endian field elements, checked canonical here).
  */
-#ifndef CUZK_BINCODE_H
-#define CUZK_BINCODE_H
+#ifndef CUZK_FILECOIN_BINCODE_H
+#define CUZK_FILECOIN_BINCODE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "cuzk/field.h"
-#include "cuzk/porep.h"
+#include "cuzk/filecoin/sector.h"
 
 #ifdef __cplusplus
 extern "C" {

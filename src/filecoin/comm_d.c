@@ -3,8 +3,8 @@
  * nodes, leaves as they are, parent = trunc254(SHA-256(left ‖ right)); the zero commitments Z_k. */
 #include <string.h>
 
+#include "cuzk/filecoin/sector.h"
 #include "cuzk/pool.h"
-#include "cuzk/porep.h"
 #include "cuzk/sha256.h"
 
 /* Z_0 = 32 zero bytes, Z_{k+1} = trunc254(SHA-256(Z_k ‖ Z_k)): the root of 32 * 2^k zero bytes

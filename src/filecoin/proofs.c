@@ -3,7 +3,7 @@
  * proof (§2.2), porep_id (§2.3), and sector sizes parsed from text. */
 #include <string.h>
 
-#include "cuzk/porep.h"
+#include "cuzk/filecoin/sector.h"
 
 /* Interactive minimum 2 / 176, non-interactive ceil(12.8 x interactive) = 26 / 2253; per
  * partition = ceil(minimum / partitions) (parameters.rs::select_challenges), <= 18. */

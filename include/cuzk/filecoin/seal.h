@@ -1,22 +1,20 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
- * Sealing a test-size sector in memory and its C1 vanilla proofs (docs/spec/sdr-vanilla.md §4-§9):
- * the sealed state (data, tree_d, parents, labels, replica, tree_c, tree_r_last, the commitments),
- * the proofs of every partition's challenges into a C1 (cuzk/c1.h), and the native verification
- * of a C1 — recomputed challenges, labels, encodings and Merkle roots, the checks C1 itself makes
- * and the circuit enforces. The steps (labels, encoding, tree building and opening) are internal
- * to the porep layer (src/porep/seal.h).
+ * Sealing a test-size sector in memory (docs/spec/sdr-vanilla.md §4-§7): the sealed state (data,
+ * tree_d, parents, labels, replica, tree_c, tree_r_last, the commitments) and the Poseidon trees
+ * it holds. PoRep proves challenges of it into a C1 (include/cuzk/vanilla.h); PoSt and SnapDeals
+ * build their test replicas from it. The steps (labels, encoding, tree building and opening) are
+ * internal to the filecoin layer (src/filecoin/seal.h).
  */
-#ifndef CUZK_SEAL_H
-#define CUZK_SEAL_H
+#ifndef CUZK_FILECOIN_SEAL_H
+#define CUZK_FILECOIN_SEAL_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cuzk/c1.h"
 #include "cuzk/field.h"
+#include "cuzk/filecoin/sector.h"
 #include "cuzk/pool.h"
-#include "cuzk/porep.h"
 #include "cuzk/progress.h"
 
 #ifdef __cplusplus
@@ -28,7 +26,7 @@ extern "C" {
  * (all levels kept, leaves first), then the compound root: the base root itself (1 tree), a
  * sub level of arity 2 or 8 over the base roots, and optionally a top level of arity 2 over the
  * sub roots (16 base trees: 8-8-2). Values in Montgomery form. A sealed sector holds two (tree_c,
- * tree_r_last); building and opening them is internal to the porep layer.
+ * tree_r_last); building and opening them is internal to the filecoin layer.
  */
 typedef struct {
   uint64_t leaves;               /* all leaves, base_trees * leaves_per_tree */
@@ -65,16 +63,6 @@ cuzk_porep_err cuzk_seal_sector(cuzk_sealed_sector *s, const cuzk_seal_proof *p,
                                 uint64_t sector_id, const uint8_t ticket[32], cuzk_pool *pool,
                                 const cuzk_progress *progress);
 void cuzk_sealed_sector_free(cuzk_sealed_sector *s);
-
-/* The C1 output for seed: every partition's challenges (docs/spec/sdr-vanilla.md §8 by the proof's
- * kind) and their proofs (§9.1). */
-cuzk_porep_err cuzk_vanilla_prove(cuzk_c1 **out, const cuzk_sealed_sector *s,
-                                  const uint8_t seed[32]);
-
-/* Verifies every proof of c1 natively (docs/spec/sdr-vanilla.md §9.1 "Vanilla verification" + the
- * consistency the circuit requires: labeling parents equal the parent columns' rows). EINVAL with a
- * message naming the partition, the challenge and the part on the first failure. */
-cuzk_porep_err cuzk_vanilla_verify(const cuzk_c1 *c1, char *msg, size_t msg_len);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
-/* Sparse, region-uniform Merkle trees (porep/sparse_tree.h): the synthetic sectors' tree_d,
+/* Sparse, region-uniform Merkle trees (filecoin/sparse_tree.h): the synthetic sectors' tree_d,
  * tree_c and tree_r_last (PoRep) and TreeD / TreeR (SnapDeals) at any size. */
-#include "porep/sparse_tree.h"
+#include "filecoin/sparse_tree.h"
 
 #include <stdlib.h>
 #include <string.h>

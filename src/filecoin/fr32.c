@@ -7,7 +7,7 @@
  * a bit shift of 254k mod 8 = 0, 6, 4, 2. */
 #include <string.h>
 
-#include "cuzk/porep.h"
+#include "cuzk/filecoin/sector.h"
 
 #define GROUP_IN 127
 #define GROUP_OUT 128

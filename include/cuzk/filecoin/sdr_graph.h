@@ -8,10 +8,11 @@
  *
  * A graph is fixed by porep_id (§2.3), the api version and the node count N = sector bytes / 32.
  * All functions are thread-safe: a cuzk_sdr_graph is read-only after cuzk_sdr_graph_init. The
- * ChaCha8 and Feistel primitives under it are internal to the porep layer (src/porep/graph.h).
+ * ChaCha8 and Feistel primitives under it are internal to the filecoin layer
+ * (src/filecoin/graph.h).
  */
-#ifndef CUZK_SDR_GRAPH_H
-#define CUZK_SDR_GRAPH_H
+#ifndef CUZK_FILECOIN_SDR_GRAPH_H
+#define CUZK_FILECOIN_SDR_GRAPH_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -33,8 +34,8 @@ extern "C" {
 /* "v28-sdr-parent-" + 64 hex digits + ".cache" + NUL */
 #define CUZK_SDR_PARENT_CACHE_NAME_BYTES 86
 
-/* The values equal cuzk_api_version's (include/cuzk/porep.h); 1.1.0 and 1.2.0 give identical
- * graphs (docs/spec/sdr-vanilla.md §2.3). */
+/* The values equal cuzk_api_version's (include/cuzk/filecoin/sector.h); 1.1.0 and 1.2.0 give
+ * identical graphs (docs/spec/sdr-vanilla.md §2.3). */
 typedef enum {
   CUZK_SDR_API_V1_0 = 0, /* ApiVersion V1_0_0: predecessor last, u32 expander truncation */
   CUZK_SDR_API_V1_1 = 1, /* ApiVersion V1_1_0 */
@@ -51,7 +52,7 @@ typedef enum {
 const char *cuzk_sdr_graph_strerror(cuzk_sdr_graph_err e);
 
 /* The expander parents' Feistel permutation (feistel.c, docs/spec/sdr-vanilla.md §5.3), part of
- * a graph; its functions are internal to the porep layer. */
+ * a graph; its functions are internal to the filecoin layer. */
 typedef struct {
   uint64_t num_elements; /* the domain 0..M-1 */
   uint64_t keys[3];      /* round keys (keys 0..2 of the four derived ones) */

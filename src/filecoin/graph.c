@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cuzk/sha256.h"
-#include "porep/graph.h"
+#include "filecoin/graph.h"
 
 const char *cuzk_sdr_graph_strerror(cuzk_sdr_graph_err e) {
   switch (e) {

@@ -5,7 +5,7 @@
  * BLAKE2b is a specialised one-block compression; libsodium's is kept as the reference. */
 #include <sodium.h>
 
-#include "porep/graph.h"
+#include "filecoin/graph.h"
 
 #define FEISTEL_ROUNDS 3
 
@@ -174,7 +174,7 @@ typedef uint64_t cuzk_u64x8 __attribute__((vector_size(64)));
 #define VEC cuzk_u64x4
 #define FN permute_range_avx2
 #define TARGET __attribute__((target("avx2")))
-#include "porep/feistel_lanes.inc"
+#include "filecoin/feistel_lanes.inc"
 #undef LANES
 #undef VEC
 #undef FN
@@ -184,7 +184,7 @@ typedef uint64_t cuzk_u64x8 __attribute__((vector_size(64)));
 #define VEC cuzk_u64x8
 #define FN permute_range_avx512
 #define TARGET __attribute__((target("avx512f,avx512vl")))
-#include "porep/feistel_lanes.inc"
+#include "filecoin/feistel_lanes.inc"
 #undef LANES
 #undef VEC
 #undef FN

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cuzk/sha256.h"
-#include "porep/graph.h"
+#include "filecoin/graph.h"
 
 /* Nodes generated per chunk: 2^16 nodes = 3.5 MiB of parents. Generation (~50 BLAKE2b per node)
  * dominates; hashing and writing a chunk take a fraction of its generation time. */

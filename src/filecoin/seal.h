@@ -2,21 +2,21 @@
 /*
  * Sealing after the graph (docs/spec/sdr-vanilla.md §6-§7): SDR labels of every layer, the replica
  * encoding, Poseidon oct trees with Filecoin's compound (sub/top) roots for tree_c and
- * tree_r_last, and comm_r: the steps under include/cuzk/seal.h, internal to the porep layer (PoSt
- * and SnapDeals build their test replicas with them). Domain values are 32-byte little-endian
- * canonical Fr encodings, as on disk.
+ * tree_r_last, and comm_r: the steps under include/cuzk/filecoin/seal.h, internal to the filecoin
+ * layer (PoRep's vanilla proofs open the trees; PoSt and SnapDeals build their test replicas with
+ * them). Domain values are 32-byte little-endian canonical Fr encodings, as on disk.
  */
-#ifndef CUZK_POREP_SEAL_H
-#define CUZK_POREP_SEAL_H
+#ifndef CUZK_FILECOIN_SEAL_INTERNAL_H
+#define CUZK_FILECOIN_SEAL_INTERNAL_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "cuzk/field.h"
+#include "cuzk/filecoin/sdr_graph.h"
+#include "cuzk/filecoin/seal.h"
 #include "cuzk/pool.h"
-#include "cuzk/sdr_graph.h"
-#include "cuzk/seal.h"
 
 /* ---- labels (sdr_labels.c, docs/spec/sdr-vanilla.md §6) -------------------------------------- */
 /* The label of node v in layer l (1-based): SHA-256 of replica_id, (l BE32, v BE64, 20 zero
@@ -45,7 +45,7 @@ bool cuzk_sdr_encode(uint8_t *replica, const uint8_t *key, const uint8_t *data, 
 bool cuzk_sdr_decode(uint8_t *data, const uint8_t *key, const uint8_t *replica, uint64_t n);
 
 /* ---- Poseidon trees (sdr_tree.c, docs/spec/sdr-vanilla.md §7.2-§7.4) ------------------------- */
-/* cuzk_sdr_tree, the tree itself: include/cuzk/seal.h. */
+/* cuzk_sdr_tree, the tree itself: include/cuzk/filecoin/seal.h. */
 
 /* Builds the tree over leaves[0..n) (n = base_trees * 8^k, k >= 1) on pool (NULL: inline);
  * false on a bad shape or out of memory. The caller frees with cuzk_sdr_tree_free. */
@@ -57,7 +57,7 @@ void cuzk_sdr_tree_free(cuzk_sdr_tree *t);
  * levels, then the sub level (over base roots), then the top level (over sub roots). At each
  * level the running node sits at `pos` among the `arity` values of its group, `row` (row[pos] is
  * the node itself); the path element's siblings are the others in ascending position. Shared by
- * the C1 proofs (vanilla.c) and PoSt's vanilla proofs (src/post/replica.c). */
+ * the C1 proofs (src/porep/vanilla.c) and PoSt's vanilla proofs (src/post/replica.c). */
 #define CUZK_SDR_TREE_MAX_LEVELS 12
 typedef struct {
   unsigned arity, pos;

@@ -1,18 +1,18 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
- * Under the SDR graph (include/cuzk/sdr_graph.h), internal to the porep layer: rand_chacha's
- * ChaCha8Rng that draws the DRG parents and the 3-round BLAKE2b Feistel permutation that gives
- * the expander parents, bit-exact with rust-fil-proofs v19 (storage-proofs-core drgraph.rs and
- * crypto/feistel.rs).
+ * Under the SDR graph (include/cuzk/filecoin/sdr_graph.h), internal to the filecoin layer:
+ * rand_chacha's ChaCha8Rng that draws the DRG parents and the 3-round BLAKE2b Feistel permutation
+ * that gives the expander parents, bit-exact with rust-fil-proofs v19 (storage-proofs-core
+ * drgraph.rs and crypto/feistel.rs).
  */
-#ifndef CUZK_POREP_GRAPH_H
-#define CUZK_POREP_GRAPH_H
+#ifndef CUZK_FILECOIN_GRAPH_H
+#define CUZK_FILECOIN_GRAPH_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cuzk/sdr_graph.h"
+#include "cuzk/filecoin/sdr_graph.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -36,7 +36,7 @@ void cuzk_chacha8_rng_init(cuzk_chacha8_rng *rng, const uint8_t seed[32]);
 uint64_t cuzk_chacha8_rng_next_u64(cuzk_chacha8_rng *rng);
 
 /* ---- Feistel permutation (feistel.c, docs/spec/sdr-vanilla.md §5.3) -------------------------- */
-/* Over a cuzk_feistel (include/cuzk/sdr_graph.h: a graph holds one). */
+/* Over a cuzk_feistel (include/cuzk/filecoin/sdr_graph.h: a graph holds one). */
 /* num_elements >= 1 and <= 2^62. Also initialises libsodium (for the _ref round). */
 void cuzk_feistel_init(cuzk_feistel *f, uint64_t num_elements, const uint64_t keys[3]);
 /* The round function: BLAKE2b-512 of (x BE64 || key BE64), first 8 bytes BE, masked. _ref is

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cuzk/bincode.h"
+#include "cuzk/filecoin/bincode.h"
 #include "cuzk/poseidon.h"
 
 /* ---- reader -------------------------------------------------------------------------------- */

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cuzk/sha256.h"
-#include "porep/seal.h"
+#include "filecoin/seal.h"
 
 #define MSG_BYTES (64 + 37 * 32) /* replica_id, layer/node block, 37 parent labels */
 

@@ -10,14 +10,14 @@
  * same roots and openings as sdr_tree.c and comm_d.c build over the full leaves (tested there).
  * Values are 32-byte LE canonical field elements.
  */
-#ifndef CUZK_POREP_SPARSE_TREE_H
-#define CUZK_POREP_SPARSE_TREE_H
+#ifndef CUZK_FILECOIN_SPARSE_TREE_H
+#define CUZK_FILECOIN_SPARSE_TREE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cuzk/porep.h"
+#include "cuzk/filecoin/sector.h"
 
 #define CUZK_SPARSE_MAX_LEVELS 40
 #define CUZK_SPARSE_MAX_REGIONS 4096

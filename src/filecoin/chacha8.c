@@ -3,7 +3,7 @@
  * rand_chacha 0.3 ChaCha8Rng stream the DRG sampler draws from (docs/spec/sdr-vanilla.md §5.2). */
 #include <string.h>
 
-#include "porep/graph.h"
+#include "filecoin/graph.h"
 
 static inline uint32_t rotl32(uint32_t x, unsigned r) { return (x << r) | (x >> (32 - r)); }
 

@@ -3,7 +3,7 @@
  * piece of unpadded bytes is written, and comm_d from the pieces' commitments (compute_comm_d). */
 #include <string.h>
 
-#include "cuzk/porep.h"
+#include "cuzk/filecoin/sector.h"
 #include "cuzk/sha256.h"
 
 #define MINIMUM_PIECE_SIZE 127 /* unpadded bytes of the smallest piece (128 padded) */

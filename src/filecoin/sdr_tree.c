@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cuzk/poseidon.h"
-#include "porep/seal.h"
+#include "filecoin/seal.h"
 
 bool cuzk_sdr_encode(uint8_t *replica, const uint8_t *key, const uint8_t *data, uint64_t n) {
   for (uint64_t v = 0; v < n; v++) {

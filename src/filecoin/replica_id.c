@@ -3,7 +3,7 @@
  * prover_id. */
 #include <string.h>
 
-#include "cuzk/porep.h"
+#include "cuzk/filecoin/sector.h"
 #include "cuzk/sha256.h"
 
 /* A 136-byte message; sector_id is the one big-endian integer in it. */
