@@ -89,9 +89,9 @@ static void pce_check_segments(const char *what, const cuzk_pce *pce, const cuzk
     size_t wrong = 0;
     for (size_t i = 0; ok && a.aux_kind && b.aux_kind && i < a.num_aux; i++) {
       const cuzk_fr *x = &a.aux[i];
-      unsigned want = cuzk_fr_is_zero(x)                          ? CUZK_KIND_ZERO
-                      : !memcmp(x, &cuzk_fr_one, sizeof(cuzk_fr)) ? CUZK_KIND_ONE
-                                                                  : CUZK_KIND_OTHER;
+      unsigned want = cuzk_fr_is_zero(x)                          ? CUZK_VALUE_ZERO
+                      : !memcmp(x, &cuzk_fr_one, sizeof(cuzk_fr)) ? CUZK_VALUE_ONE
+                                                                  : CUZK_VALUE_OTHER;
       wrong += a.aux_kind[i] != want || b.aux_kind[i] != want;
     }
     CHECK_MSG(a.aux_kind && b.aux_kind && wrong == 0,

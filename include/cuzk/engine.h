@@ -11,6 +11,7 @@
 #ifndef CUZK_ENGINE_H
 #define CUZK_ENGINE_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -107,6 +108,13 @@ typedef enum {
 /* Log levels (the config's log_level picks the least severe printed). */
 typedef enum { CUZK_LOG_ERROR, CUZK_LOG_WARN, CUZK_LOG_INFO, CUZK_LOG_DEBUG } cuzk_log_level;
 typedef void (*cuzk_log_fn)(void *user, cuzk_log_level level, const char *job_id, const char *msg);
+
+/* The one formatter of log lines for the engine, the service and the daemon: printf into a line
+ * (cut at 1 KB) and handed to fn (nothing when fn is NULL); the sink adds time and level. */
+void cuzk_logf(cuzk_log_fn fn, void *user, cuzk_log_level level, const char *job_id,
+               const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+void cuzk_vlogf(cuzk_log_fn fn, void *user, cuzk_log_level level, const char *job_id,
+                const char *fmt, va_list ap) __attribute__((format(printf, 5, 0)));
 
 typedef struct {
   unsigned threads;            /* the one shared pool; 0 = one per CPU */

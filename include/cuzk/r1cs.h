@@ -296,13 +296,13 @@ typedef struct {
   const cuzk_fr *a, *b, *c;           /* PROVE: one value per constraint; else NULL */
   cuzk_density a_aux, b_input, b_aux; /* PROVE; SHAPE with shape_nnz gives the counts only */
   size_t nnz[3];                      /* RECORD, CHECK, SHAPE with shape_nnz: A, B, C */
-  /* WITNESS: per aux variable, CUZK_KIND_ZERO, _ONE or _OTHER for a value of 0, 1 (Montgomery
+  /* WITNESS: per aux variable, CUZK_VALUE_ZERO, _ONE or _OTHER for a value of 0, 1 (Montgomery
    * one) or anything else — noted as each is allocated, so that the evaluator knows a bit's value
    * without loading it (docs/r1cs.md "The SpMV kernel"); NULL in other modes. */
   const uint8_t *aux_kind;
 } cuzk_cs_result;
 
-enum { CUZK_KIND_ZERO = 0, CUZK_KIND_ONE = 1, CUZK_KIND_OTHER = 2 };
+enum { CUZK_VALUE_ZERO = 0, CUZK_VALUE_ONE = 1, CUZK_VALUE_OTHER = 2 };
 
 void cuzk_cs_result_get(const cuzk_cs *cs, cuzk_cs_result *r);
 

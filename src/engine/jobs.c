@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Jobs: server-generated ids, the job table, the active list in scheduling order, the end of a
- * job, and the timer thread that fires watches and forgets expired results. */
+ * job, and the timer thread that fires watches and forgets expired results; the log formatter. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdarg.h>
@@ -18,14 +18,28 @@ double eng_now(void) {
   return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-void eng_log(cuzk_engine *e, cuzk_log_level lv, const char *job_id, const char *fmt, ...) {
-  if (!e->cfg.log || lv > e->cfg.log_level) return;
+void cuzk_vlogf(cuzk_log_fn fn, void *user, cuzk_log_level level, const char *job_id,
+                const char *fmt, va_list ap) {
+  if (!fn) return;
   char msg[1024];
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  fn(user, level, job_id, msg);
+}
+
+void cuzk_logf(cuzk_log_fn fn, void *user, cuzk_log_level level, const char *job_id,
+               const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  cuzk_vlogf(fn, user, level, job_id, fmt, ap);
   va_end(ap);
-  e->cfg.log(e->cfg.log_user, lv, job_id, msg);
+}
+
+void eng_log(cuzk_engine *e, cuzk_log_level lv, const char *job_id, const char *fmt, ...) {
+  if (lv > e->cfg.log_level) return;
+  va_list ap;
+  va_start(ap, fmt);
+  cuzk_vlogf(e->cfg.log, e->cfg.log_user, lv, job_id, fmt, ap);
+  va_end(ap);
 }
 
 /* A UUIDv4 (RFC 4122 §4.4): 122 random bits, version 4, variant 10. */

@@ -125,24 +125,6 @@ static cuzk_g16_err cpu_domain_get(const cuzk_g16_backend *be, size_t m, bool pr
   return CUZK_G16_OK;
 }
 
-static cuzk_g16_err from_ntt(cuzk_ntt_err e) {
-  if (e == CUZK_NTT_OK) return CUZK_G16_OK;
-  return e == CUZK_NTT_ECANCELLED ? CUZK_G16_ECANCELLED : CUZK_G16_ENOMEM;
-}
-
-static cuzk_g16_err from_msm(cuzk_msm_err e) {
-  switch (e) {
-  case CUZK_MSM_OK: return CUZK_G16_OK;
-  case CUZK_MSM_ENOMEM: return CUZK_G16_ENOMEM;
-  case CUZK_MSM_ECANCELLED: return CUZK_G16_ECANCELLED;
-  case CUZK_MSM_EINVAL:
-  case CUZK_MSM_EIO: /* the calibration's codes: never from an MSM */
-  case CUZK_MSM_EFORMAT:
-  case CUZK_MSM_EOTHERCPU: break;
-  }
-  return CUZK_G16_EINVAL;
-}
-
 static cuzk_g16_err cpu_h_from_abc(const cuzk_g16_backend *be, cuzk_g16_domain *d,
                                    const cuzk_cs_result *w, const cuzk_g16_exec *x) {
   (void)be;
@@ -153,7 +135,7 @@ static cuzk_g16_err cpu_h_from_abc(const cuzk_g16_backend *be, cuzk_g16_domain *
     memcpy(d->v[k], abc[k], n * sizeof(cuzk_fr));
     memset(d->v[k] + n, 0, (m - n) * sizeof(cuzk_fr));
   }
-  return from_ntt(
+  return g16_from_ntt(
       cuzk_ntt_h_cancellable(d->v[0], d->v[1], d->v[2], m, x->pool, x->max_workers, x->cancel));
 }
 
@@ -171,13 +153,13 @@ static cuzk_g16_err cpu_h_from_pce(const cuzk_g16_backend *be, cuzk_g16_domain *
   cuzk_ntt_err e;
   for (int k = 0; k < 2; k++) {
     cuzk_pce_eval_matrix(pce, k, w->inputs, w->aux, w->aux_kind, v[k], m, pool, mw);
-    if ((e = cuzk_ntt_h_coset(v[k], m, pool, mw, x->cancel))) return from_ntt(e);
+    if ((e = cuzk_ntt_h_coset(v[k], m, pool, mw, x->cancel))) return g16_from_ntt(e);
   }
-  if ((e = cuzk_ntt_h_mul(v[0], v[1], m, pool, mw))) return from_ntt(e);
+  if ((e = cuzk_ntt_h_mul(v[0], v[1], m, pool, mw))) return g16_from_ntt(e);
   cuzk_pce_eval_matrix(pce, 2, w->inputs, w->aux, w->aux_kind, v[1], m, pool, mw);
-  if ((e = cuzk_ntt_h_coset(v[1], m, pool, mw, x->cancel))) return from_ntt(e);
-  if ((e = cuzk_ntt_h_sub(v[0], v[1], m, pool, mw))) return from_ntt(e);
-  return from_ntt(cuzk_ntt_h_finish(v[0], m, pool, mw, x->cancel));
+  if ((e = cuzk_ntt_h_coset(v[1], m, pool, mw, x->cancel))) return g16_from_ntt(e);
+  if ((e = cuzk_ntt_h_sub(v[0], v[1], m, pool, mw))) return g16_from_ntt(e);
+  return g16_from_ntt(cuzk_ntt_h_finish(v[0], m, pool, mw, x->cancel));
 }
 
 /* Bases first .. first + n - 1 of q, NULL when they run past the vector. */
@@ -211,11 +193,11 @@ static cuzk_g16_err cpu_msm_g1(const cuzk_g16_backend *be, const cuzk_g16_set *s
     cuzk_msm_source src;
     if (q == CUZK_G16_Q_B_G2 || n > d->m || !g16_in_place_source(c->ip, q, first, n, &ctx, &src))
       return CUZK_G16_EINVAL;
-    return from_msm(cuzk_g1_msm_stream(out, &src, d->v[0], n, &o));
+    return g16_from_msm(cuzk_g1_msm_stream(out, &src, d->v[0], n, &o));
   }
   const cuzk_g1_affine *b = q == CUZK_G16_Q_B_G2 ? NULL : bases(c->p, q, first, n);
   if (!b || n > d->m) return CUZK_G16_EINVAL;
-  return from_msm(cuzk_g1_msm(out, b, d->v[0], n, &o));
+  return g16_from_msm(cuzk_g1_msm(out, b, d->v[0], n, &o));
 }
 
 static cuzk_g16_err cpu_msm_g1_witness(const cuzk_g16_backend *be, const cuzk_g16_set *set,
@@ -230,11 +212,11 @@ static cuzk_g16_err cpu_msm_g1_witness(const cuzk_g16_backend *be, const cuzk_g1
     cuzk_msm_source src;
     if (q == CUZK_G16_Q_B_G2 || !g16_in_place_source(c->ip, q, first, nbases, &ctx, &src))
       return CUZK_G16_EINVAL;
-    return from_msm(cuzk_g1_msm_witness_stream(out, &src, nbases, scalars, n, density, &o));
+    return g16_from_msm(cuzk_g1_msm_witness_stream(out, &src, nbases, scalars, n, density, &o));
   }
   const cuzk_g1_affine *b = q == CUZK_G16_Q_B_G2 ? NULL : bases(c->p, q, first, nbases);
   if (!b) return CUZK_G16_EINVAL;
-  return from_msm(cuzk_g1_msm_witness(out, b, nbases, scalars, n, density, &o));
+  return g16_from_msm(cuzk_g1_msm_witness(out, b, nbases, scalars, n, density, &o));
 }
 
 static cuzk_g16_err cpu_msm_g2_witness(const cuzk_g16_backend *be, const cuzk_g16_set *set,
@@ -249,11 +231,11 @@ static cuzk_g16_err cpu_msm_g2_witness(const cuzk_g16_backend *be, const cuzk_g1
     cuzk_msm_source src;
     if (q != CUZK_G16_Q_B_G2 || !g16_in_place_source(c->ip, q, first, nbases, &ctx, &src))
       return CUZK_G16_EINVAL;
-    return from_msm(cuzk_g2_msm_witness_stream(out, &src, nbases, scalars, n, density, &o));
+    return g16_from_msm(cuzk_g2_msm_witness_stream(out, &src, nbases, scalars, n, density, &o));
   }
   const cuzk_g2_affine *b = q == CUZK_G16_Q_B_G2 ? bases(c->p, q, first, nbases) : NULL;
   if (!b) return CUZK_G16_EINVAL;
-  return from_msm(cuzk_g2_msm_witness(out, b, nbases, scalars, n, density, &o));
+  return g16_from_msm(cuzk_g2_msm_witness(out, b, nbases, scalars, n, density, &o));
 }
 
 static const cuzk_g16_backend cpu_backend = {

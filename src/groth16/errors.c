@@ -35,3 +35,30 @@ cuzk_g16_err g16_from_ec(cuzk_ec_err e) {
   }
   return CUZK_G16_EPOINT;
 }
+
+cuzk_g16_err g16_from_ntt(cuzk_ntt_err e) {
+  switch (e) {
+  case CUZK_NTT_OK: return CUZK_G16_OK;
+  case CUZK_NTT_ENOMEM: return CUZK_G16_ENOMEM;
+  case CUZK_NTT_ECANCELLED: return CUZK_G16_ECANCELLED;
+  case CUZK_NTT_ENULL: /* the prover's own sizes and pointers: a bug, not an input */
+  case CUZK_NTT_ESIZE:
+  case CUZK_NTT_ETOOBIG:
+  case CUZK_NTT_EDOMAIN:
+  case CUZK_NTT_EINVAL: break;
+  }
+  return CUZK_G16_EINVAL;
+}
+
+cuzk_g16_err g16_from_msm(cuzk_msm_err e) {
+  switch (e) {
+  case CUZK_MSM_OK: return CUZK_G16_OK;
+  case CUZK_MSM_ENOMEM: return CUZK_G16_ENOMEM;
+  case CUZK_MSM_ECANCELLED: return CUZK_G16_ECANCELLED;
+  case CUZK_MSM_EINVAL:
+  case CUZK_MSM_EIO: /* the calibration's codes: never from an MSM */
+  case CUZK_MSM_EFORMAT:
+  case CUZK_MSM_EOTHERCPU: break;
+  }
+  return CUZK_G16_EINVAL;
+}

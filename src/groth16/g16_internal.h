@@ -10,6 +10,7 @@
 #include "cuzk/g16_backend.h"
 #include "cuzk/groth16.h"
 #include "cuzk/msm.h"
+#include "cuzk/ntt.h"
 
 /* Parameter sets and verifying keys are allocated here only, so that cuzk_g16_params_free and
  * cuzk_g16_vk_free can release what any producer (readers, generator) made. Vectors are large
@@ -19,9 +20,12 @@ cuzk_g16_params *g16_params_alloc(size_t n_ic, size_t n_h, size_t n_l, size_t n_
                                   size_t n_b2);
 cuzk_g16_vk *g16_vk_alloc(size_t n_ic);
 
-/* A point decoder's error as ours (errors.c): encoding and curve errors are EPOINT, a point
- * outside the subgroup ESUBGROUP. */
+/* A lower layer's error as ours (errors.c; docs/architecture.md "Conventions"): encoding and
+ * curve errors are EPOINT, a point outside the subgroup ESUBGROUP; out of memory and cancelled
+ * keep their meaning; anything else an NTT or MSM reports is the prover's own bug, EINVAL. */
 cuzk_g16_err g16_from_ec(cuzk_ec_err e);
+cuzk_g16_err g16_from_ntt(cuzk_ntt_err e);
+cuzk_g16_err g16_from_msm(cuzk_msm_err e);
 
 /* params_io.c: a full .params file's verifying key (decoded, fully checked) and where its query
  * vectors h, l, a, b_g1, b_g2 lie (counts n, byte offsets off); with check_points every query

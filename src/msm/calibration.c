@@ -7,13 +7,13 @@
 #include "cuzk/msm_calibration.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cuzk/cpu.h"
+#include "cuzk/errmsg.h"
 #include "cuzk/field.h"
 #include "msm/plan.h"
 
@@ -54,14 +54,6 @@ bool msm_cal_lookup(const msm_costs *k, size_t n, unsigned workers, cuzk_msm_met
   return true;
 }
 
-static void say(char *msg, size_t len, const char *fmt, ...) {
-  if (!msg || !len) return;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, len, fmt, ap);
-  va_end(ap);
-}
-
 /* A pick the plans can run: a bucket method and a window, or AUTO (not measured). */
 static bool pick_ok(const cuzk_msm_cal_pick *p) {
   if (p->method == CUZK_MSM_AUTO) return p->window == 0;
@@ -73,11 +65,11 @@ static bool pick_ok(const cuzk_msm_cal_pick *p) {
 static cuzk_msm_err check_values(const cuzk_msm_calibration *c, const char *what, char *msg,
                                  size_t len) {
   if (!memchr(c->cpu, 0, sizeof c->cpu) || !c->cpu[0] || strpbrk(c->cpu, "\n\r")) {
-    say(msg, len, "%s: cpu: empty, unterminated or with a line break", what);
+    cuzk_errmsg(msg, len, "%s: cpu: empty, unterminated or with a line break", what);
     return CUZK_MSM_EFORMAT;
   }
   if (c->threads < 1 || c->threads > CAL_MAX_THREADS) {
-    say(msg, len, "%s: threads: %u is not in 1..%d", what, c->threads, CAL_MAX_THREADS);
+    cuzk_errmsg(msg, len, "%s: threads: %u is not in 1..%d", what, c->threads, CAL_MAX_THREADS);
     return CUZK_MSM_EFORMAT;
   }
   for (int g = 0; g < 2; g++)
@@ -85,8 +77,8 @@ static cuzk_msm_err check_values(const cuzk_msm_calibration *c, const char *what
       const cuzk_msm_cal_pick *p = &(g ? c->g2 : c->g1)[i];
       bool held = i < group_sizes(g);
       if (held ? pick_ok(p) : p->method == CUZK_MSM_AUTO && !p->window) continue;
-      say(msg, len, "%s: g%d.%u: method %d window %u is not a plan", what, g + 1,
-          CUZK_MSM_CAL_MIN_LOG + 2 * i, (int)p->method, p->window);
+      cuzk_errmsg(msg, len, "%s: g%d.%u: method %d window %u is not a plan", what, g + 1,
+                  CUZK_MSM_CAL_MIN_LOG + 2 * i, (int)p->method, p->window);
       return CUZK_MSM_EFORMAT;
     }
   return CUZK_MSM_OK;
@@ -95,7 +87,7 @@ static cuzk_msm_err check_values(const cuzk_msm_calibration *c, const char *what
 cuzk_msm_err cuzk_msm_calibration_use(const cuzk_msm_calibration *c, char *msg, size_t len) {
   if (!c) {
     atomic_store_explicit(&active, false, memory_order_release);
-    say(msg, len, "MSM plans from the built-in cost model");
+    cuzk_errmsg(msg, len, "MSM plans from the built-in cost model");
     return CUZK_MSM_OK;
   }
   cuzk_msm_err e = check_values(c, "calibration", msg, len);
@@ -103,15 +95,16 @@ cuzk_msm_err cuzk_msm_calibration_use(const cuzk_msm_calibration *c, char *msg, 
   char here[sizeof c->cpu];
   cuzk_cpu_model(here, sizeof here);
   if (strcmp(here, c->cpu) != 0) {
-    say(msg, len, "calibration measured on \"%s\", this CPU is \"%s\": the built-in model kept",
-        c->cpu, here);
+    cuzk_errmsg(msg, len,
+                "calibration measured on \"%s\", this CPU is \"%s\": the built-in model kept",
+                c->cpu, here);
     return CUZK_MSM_EOTHERCPU;
   }
   atomic_store_explicit(&active, false, memory_order_release);
   in_use = *c;
   atomic_store_explicit(&active, true, memory_order_release);
-  say(msg, len, "MSM windows measured on \"%s\" (%s kernels, %u threads)", c->cpu,
-      c->ifma ? "IFMA" : "scalar", c->threads);
+  cuzk_errmsg(msg, len, "MSM windows measured on \"%s\" (%s kernels, %u threads)", c->cpu,
+              c->ifma ? "IFMA" : "scalar", c->threads);
   return CUZK_MSM_OK;
 }
 
@@ -129,12 +122,12 @@ cuzk_msm_err cuzk_msm_calibration_write(const cuzk_msm_calibration *c, const cha
   if (e != CUZK_MSM_OK) return e;
   char tmp[4096];
   if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp", path) >= sizeof tmp) {
-    say(msg, len, "%s: path too long", path);
+    cuzk_errmsg(msg, len, "%s: path too long", path);
     return CUZK_MSM_EINVAL;
   }
   FILE *f = fopen(tmp, "w");
   if (!f) {
-    say(msg, len, "%s: %s", tmp, strerror(errno));
+    cuzk_errmsg(msg, len, "%s: %s", tmp, strerror(errno));
     return CUZK_MSM_EIO;
   }
   fprintf(f,
@@ -151,7 +144,7 @@ cuzk_msm_err cuzk_msm_calibration_write(const cuzk_msm_calibration *c, const cha
   bool ok = !ferror(f);
   ok = (fclose(f) == 0) && ok;
   if (!ok || rename(tmp, path) != 0) {
-    say(msg, len, "%s: %s", ok ? path : tmp, strerror(errno));
+    cuzk_errmsg(msg, len, "%s: %s", ok ? path : tmp, strerror(errno));
     remove(tmp);
     return CUZK_MSM_EIO;
   }
@@ -195,13 +188,13 @@ static cuzk_msm_err parse_line(cuzk_msm_calibration *c, cal_seen *seen, char *li
                                const char *path, unsigned ln, char *msg, size_t len) {
   char *sp = strchr(line, ' ');
   if (!sp || sp == line || !sp[1]) {
-    say(msg, len, "%s:%u: expected \"key value\"", path, ln);
+    cuzk_errmsg(msg, len, "%s:%u: expected \"key value\"", path, ln);
     return CUZK_MSM_EFORMAT;
   }
   *sp = 0;
   const char *key = line, *val = sp + 1;
   if (!seen->version && strcmp(key, "version") != 0) {
-    say(msg, len, "%s:%u: %s: the first key must be version", path, ln, key);
+    cuzk_errmsg(msg, len, "%s:%u: %s: the first key must be version", path, ln, key);
     return CUZK_MSM_EFORMAT;
   }
   bool *mark = NULL, good = true;
@@ -237,20 +230,20 @@ static cuzk_msm_err parse_line(cuzk_msm_calibration *c, cal_seen *seen, char *li
                          parse_uint(w + 1, 1, CUZK_MSM_MAX_WINDOW, &p->window);
     }
   } else {
-    say(msg, len, "%s:%u: %s: unknown key", path, ln, key);
+    cuzk_errmsg(msg, len, "%s:%u: %s: unknown key", path, ln, key);
     return CUZK_MSM_EFORMAT;
   }
   if (!good) {
-    say(msg, len, "%s:%u: %s: \"%.40s\" is not %s", path, ln, key, val,
-        !strcmp(key, "version")   ? "1 (made by another cuzk: run cuzk-bench calibrate)"
-        : !strcmp(key, "cpu")     ? "a model name of at most 127 bytes"
-        : !strcmp(key, "kernel")  ? "ifma or scalar"
-        : !strcmp(key, "threads") ? "a thread count in 1..1024"
-                                  : "affine|xyzz and a window in 1..20, or auto 0");
+    cuzk_errmsg(msg, len, "%s:%u: %s: \"%.40s\" is not %s", path, ln, key, val,
+                !strcmp(key, "version")   ? "1 (made by another cuzk: run cuzk-bench calibrate)"
+                : !strcmp(key, "cpu")     ? "a model name of at most 127 bytes"
+                : !strcmp(key, "kernel")  ? "ifma or scalar"
+                : !strcmp(key, "threads") ? "a thread count in 1..1024"
+                                          : "affine|xyzz and a window in 1..20, or auto 0");
     return CUZK_MSM_EFORMAT;
   }
   if (*mark) {
-    say(msg, len, "%s:%u: %s: given twice", path, ln, key);
+    cuzk_errmsg(msg, len, "%s:%u: %s: given twice", path, ln, key);
     return CUZK_MSM_EFORMAT;
   }
   *mark = true;
@@ -264,13 +257,13 @@ static cuzk_msm_err check_complete(const cal_seen *seen, const char *path, char 
                     : !seen->threads ? "threads"
                                      : NULL;
   if (top) {
-    say(msg, len, "%s: %s: missing", path, top);
+    cuzk_errmsg(msg, len, "%s: %s: missing", path, top);
     return CUZK_MSM_EFORMAT;
   }
   for (int g = 0; g < 2; g++)
     for (unsigned i = 0; i < group_sizes(g); i++)
       if (!seen->pick[g][i]) {
-        say(msg, len, "%s: g%d.%u: missing", path, g + 1, CUZK_MSM_CAL_MIN_LOG + 2 * i);
+        cuzk_errmsg(msg, len, "%s: g%d.%u: missing", path, g + 1, CUZK_MSM_CAL_MIN_LOG + 2 * i);
         return CUZK_MSM_EFORMAT;
       }
   return CUZK_MSM_OK;
@@ -283,7 +276,7 @@ cuzk_msm_err cuzk_msm_calibration_read(cuzk_msm_calibration *c, const char *path
   FILE *f = fopen(path, "r");
   if (!f) {
     int err = errno;
-    say(msg, len, "%s: %s", path, strerror(err));
+    cuzk_errmsg(msg, len, "%s: %s", path, strerror(err));
     errno = err;
     return CUZK_MSM_EIO;
   }
@@ -297,10 +290,10 @@ cuzk_msm_err cuzk_msm_calibration_read(cuzk_msm_calibration *c, const char *path
     size_t n = strlen(line);
     total += n;
     if (total > CAL_MAX_BYTES) {
-      say(msg, len, "%s: larger than %d bytes", path, CAL_MAX_BYTES);
+      cuzk_errmsg(msg, len, "%s: larger than %d bytes", path, CAL_MAX_BYTES);
       e = CUZK_MSM_EFORMAT;
     } else if (n && line[n - 1] != '\n' && !feof(f)) {
-      say(msg, len, "%s:%u: line longer than %d bytes", path, ln, CAL_MAX_LINE);
+      cuzk_errmsg(msg, len, "%s:%u: line longer than %d bytes", path, ln, CAL_MAX_LINE);
       e = CUZK_MSM_EFORMAT;
     } else {
       while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
@@ -309,7 +302,7 @@ cuzk_msm_err cuzk_msm_calibration_read(cuzk_msm_calibration *c, const char *path
     }
   }
   if (e == CUZK_MSM_OK && ferror(f)) {
-    say(msg, len, "%s: read error", path);
+    cuzk_errmsg(msg, len, "%s: read error", path);
     e = CUZK_MSM_EIO;
   }
   fclose(f);
@@ -323,13 +316,13 @@ cuzk_msm_err cuzk_msm_calibration_use_dir(const char *dir, bool *used, char *msg
   if (!dir) return CUZK_MSM_EINVAL;
   char path[4096];
   if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, CUZK_MSM_CALIBRATION_FILE) >= sizeof path) {
-    say(msg, len, "%s: path too long", dir);
+    cuzk_errmsg(msg, len, "%s: path too long", dir);
     return CUZK_MSM_EINVAL;
   }
   cuzk_msm_calibration c;
   cuzk_msm_err e = cuzk_msm_calibration_read(&c, path, msg, len);
   if (e == CUZK_MSM_EIO && errno == ENOENT) {
-    say(msg, len, "%s: none, MSM plans from the built-in cost model", path);
+    cuzk_errmsg(msg, len, "%s: none, MSM plans from the built-in cost model", path);
     return CUZK_MSM_OK;
   }
   if (e == CUZK_MSM_OK) e = cuzk_msm_calibration_use(&c, msg, len);

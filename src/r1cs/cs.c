@@ -224,7 +224,7 @@ static cuzk_var alloc_aux(cuzk_cs *cs, const cuzk_fr *value, unsigned kind) {
 
 cuzk_var cuzk_cs_alloc(cuzk_cs *cs, const cuzk_fr *value) {
   if (!value) value = &cuzk_fr_zero;
-  return alloc_aux(cs, value, cs->keep_kind ? fr_kind(value) : CUZK_KIND_OTHER);
+  return alloc_aux(cs, value, cs->keep_kind ? fr_kind(value) : CUZK_VALUE_OTHER);
 }
 
 cuzk_var cuzk_cs_alloc_bit(cuzk_cs *cs, bool value) {

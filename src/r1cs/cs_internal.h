@@ -118,10 +118,10 @@ static inline bool fr_one(const cuzk_fr *a) {
           (a->l[2] ^ cuzk_fr_one.l[2]) | (a->l[3] ^ cuzk_fr_one.l[3])) == 0;
 }
 
-/* A value's kind (cuzk_cs_result.aux_kind: CUZK_KIND_ZERO, _ONE, _OTHER), without a branch on
+/* A value's kind (cuzk_cs_result.aux_kind: CUZK_VALUE_ZERO, _ONE, _OTHER), without a branch on
  * the value: a witness's bits are random. */
 static inline unsigned fr_kind(const cuzk_fr *a) {
-  return CUZK_KIND_OTHER - 2 * (unsigned)fr_zero(a) - (unsigned)fr_one(a);
+  return CUZK_VALUE_OTHER - 2 * (unsigned)fr_zero(a) - (unsigned)fr_one(a);
 }
 
 /* The value of a variable (values kept). */

@@ -180,7 +180,7 @@ static __attribute__((noinline)) void field_row(const eval_job *j, int k, const 
     const uint16_t d = coef[t];
     const int64_t s = p->small[d];
     const unsigned kd = kind_of(j, kinds, col, ni);
-    if (kd != CUZK_KIND_OTHER && s != PCE_NOT_SMALL) {
+    if (kd != CUZK_VALUE_OTHER && s != PCE_NOT_SMALL) {
       iacc += s & -(int64_t)kd;
       continue;
     }
@@ -192,7 +192,7 @@ static __attribute__((noinline)) void field_row(const eval_job *j, int k, const 
       ACC_SUB(z);
       first = false;
       continue;
-    } else if (kd != CUZK_KIND_OTHER) {
+    } else if (kd != CUZK_VALUE_OTHER) {
       const uint64_t m = 0 - (uint64_t)kd, *c = p->dict64[d].l;
       v[0] = c[0] & m, v[1] = c[1] & m, v[2] = c[2] & m, v[3] = c[3] & m;
       WIDE_ADD(w, v);
@@ -244,7 +244,7 @@ static inline void eval_rows_with(const eval_job *j, size_t begin, size_t end,
         const uint32_t col = cols[t];
         const int64_t s = small[coef[t]];
         const unsigned kd = kind_of(j, kinds, col, ni);
-        if (kd == CUZK_KIND_OTHER || s == PCE_NOT_SMALL) break;
+        if (kd == CUZK_VALUE_OTHER || s == PCE_NOT_SMALL) break;
         iacc += s & -(int64_t)kd;
       }
       if (t < t_end) {

@@ -9,7 +9,8 @@
 #include "server/config.h"
 
 #include "cuzk/engine.h" /* the engine's ranges: one table for both */
-#include "cuzk/post.h"   /* the smallest request (scheduler.max_queued_bytes) */
+#include "cuzk/errmsg.h"
+#include "cuzk/post.h" /* the smallest request (scheduler.max_queued_bytes) */
 
 #include "server/toml.h"
 
@@ -237,14 +238,6 @@ struct keydef {
 
 #define FIELD(T) ((T *)((char *)L->cfg + d->off))
 
-/* snprintf that may truncate on purpose (messages are cut at CUZK_CONFIG_ERR_LEN). */
-static void msgf(char *dst, size_t cap, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(dst, cap, fmt, ap);
-  va_end(ap);
-}
-
 static void warn(loader *L, const char *fmt, ...) {
   cuzk_config_warnings *w = L->warnings;
   if (!w) return;
@@ -257,7 +250,7 @@ static void warn(loader *L, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  msgf(w->msg[w->n++], CUZK_CONFIG_ERR_LEN, "%s: %s", L->source, msg);
+  cuzk_errmsg(w->msg[w->n++], CUZK_CONFIG_ERR_LEN, "%s: %s", L->source, msg);
 }
 
 static bool failf(loader *L, const char *fmt, ...) {
@@ -266,7 +259,7 @@ static bool failf(loader *L, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  msgf(L->err, CUZK_CONFIG_ERR_LEN, "%s: %s", L->source, msg);
+  cuzk_errmsg(L->err, CUZK_CONFIG_ERR_LEN, "%s: %s", L->source, msg);
   return false;
 }
 
@@ -781,7 +774,7 @@ bool cuzk_config_load_string(cuzk_daemon_config *cfg, const char *text, size_t l
   if (e) {
     char msg[CUZK_CONFIG_ERR_LEN];
     cuzk_toml_error_format(&te, msg, sizeof msg);
-    msgf(err, CUZK_CONFIG_ERR_LEN, "%s:%s", source, msg);
+    cuzk_errmsg(err, CUZK_CONFIG_ERR_LEN, "%s:%s", source, msg);
     return false;
   }
   /* A test_params_dir that was derived from param_cache stays derived unless this text sets it:
@@ -945,7 +938,7 @@ cuzk_config_args_result cuzk_config_from_args(cuzk_daemon_config *cfg, int argc,
     for (size_t k = 0; k < n_listen; k++) {
       char why[CUZK_CONFIG_ERR_LEN];
       if (!listen_one(list[k], listens[k], true, why)) {
-        msgf(err, CUZK_CONFIG_ERR_LEN, "--listen: %s", why);
+        cuzk_errmsg(err, CUZK_CONFIG_ERR_LEN, "--listen: %s", why);
         return CUZK_CONFIG_ARGS_ERROR;
       }
     }
@@ -972,14 +965,14 @@ bool cuzk_config_check(const cuzk_daemon_config *cfg, const char *listen_source,
     cuzk_listen_addr a;
     char why[CUZK_CONFIG_ERR_LEN];
     if (!cuzk_listen_parse(cfg->listen[i], &a, why)) {
-      msgf(err, CUZK_CONFIG_ERR_LEN, "%s: %s", listen_source, why);
+      cuzk_errmsg(err, CUZK_CONFIG_ERR_LEN, "%s: %s", listen_source, why);
       return false;
     }
     if (!a.is_unix && !a.loopback) {
-      msgf(err, CUZK_CONFIG_ERR_LEN,
-           "%s: \"%s\" is not a loopback address and TLS is off: set daemon.tls_cert and "
-           "daemon.tls_key, or daemon.allow_plaintext = true",
-           listen_source, cfg->listen[i]);
+      cuzk_errmsg(err, CUZK_CONFIG_ERR_LEN,
+                  "%s: \"%s\" is not a loopback address and TLS is off: set daemon.tls_cert and "
+                  "daemon.tls_key, or daemon.allow_plaintext = true",
+                  listen_source, cfg->listen[i]);
       return false;
     }
   }

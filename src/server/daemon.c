@@ -30,16 +30,7 @@ struct cuzk_daemon {
   cuzk_http_server *http;
 };
 
-__attribute__((format(printf, 3, 4))) static void dlog(const cuzk_daemon *d, cuzk_log_level lv,
-                                                       const char *fmt, ...) {
-  if (!d->log) return;
-  char msg[1024];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
-  d->log(d->log_user, lv, NULL, msg);
-}
+#define dlog(d, lv, ...) cuzk_logf((d)->log, (d)->log_user, lv, NULL, __VA_ARGS__)
 
 /* ---- configuration --------------------------------------------------------------------------- */
 

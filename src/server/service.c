@@ -39,16 +39,7 @@ struct cuzk_service {
   } * admin_head, **admin_tail;
 };
 
-__attribute__((format(printf, 4, 5))) static void slog(cuzk_service *s, cuzk_log_level lv,
-                                                       const char *job, const char *fmt, ...) {
-  if (!s->o.log) return;
-  char msg[512];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
-  s->o.log(s->o.log_user, lv, job, msg);
-}
+#define slog(s, lv, job, ...) cuzk_logf((s)->o.log, (s)->o.log_user, lv, job, __VA_ARGS__)
 
 /* Packs msg and answers OK with it (or INTERNAL if memory ran out). */
 static void reply_msg(cuzk_rpc_call *call, const ProtobufCMessage *msg) {

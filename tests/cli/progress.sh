@@ -37,8 +37,8 @@ grep -q 'TEST parameters' "$D/setup.out" || fail "setup: no result line on stdou
 # load skips the one-time check
 ls "$D"/p/*.params.checked >/dev/null 2>&1 || fail "setup: no .params.checked beside the file"
 rm -rf "$D/q"
-"$B" setup --kind window-post --sector-size 2KiB --param-cache "$D/q" -q >"$D/out" 2>"$D/err" ||
-  fail "setup -q"
+"$B" setup --kind window-post --sector-size 2KiB --param-cache "$D/q" -q --threads 1 \
+  >"$D/out" 2>"$D/err" || fail "setup -q --threads 1"
 [ ! -s "$D/err" ] || { cat "$D/err" >&2; fail "setup -q wrote to stderr"; }
 
 # gen-vanilla porep: sealing, layer by layer; an interval longer than the run prints its first and

@@ -351,12 +351,12 @@ static void setup_signal(int sig) {
 }
 
 int cli_setup_params(const char *name, const char *base, bool if_missing, cli_gen_params_fn gen,
-                     const void *proof, const char *dir) {
+                     const void *proof, const char *dir, unsigned threads) {
   if (if_missing && params_present(base)) {
     printf("%s: parameters present: %s.{params,vk}\n", name, base);
     return 0;
   }
-  cuzk_pool *pool = cli_pool(0);
+  cuzk_pool *pool = cli_pool(threads);
   if (!pool) return cli_fail(1, "setup: cannot start the worker pool");
   char msg[512], what[96];
   double gen_s = 0;

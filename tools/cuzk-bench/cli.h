@@ -186,7 +186,7 @@ typedef int (*cli_gen_params_fn)(const void *proof, const char *dir, cuzk_pool *
  * .vk that parses) are kept; otherwise gen writes them into dir, with the progress line
  * (progress.h). Prints what it did under name; returns the exit code. */
 int cli_setup_params(const char *name, const char *base, bool if_missing, cli_gen_params_fn gen,
-                     const void *proof, const char *dir);
+                     const void *proof, const char *dir, unsigned threads);
 /* Public inputs one per line as the hex of 32 little-endian bytes (tests/interop/verify.mjs). */
 bool cli_write_inputs(const char *path, const cuzk_fr *in, size_t n);
 /* Reads a whole file (malloc'd); false with errno set on failure. */

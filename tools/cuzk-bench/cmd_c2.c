@@ -93,7 +93,7 @@ int cmd_setup(int argc, char **argv) {
   if (cli_post_form(argc, argv)) return cmd_post_setup(argc, argv);
   static const char usage[] =
       "usage: cuzk-bench setup [--kind porep] --sector-size S [--registered-proof ID|NAME]\n"
-      "                        --param-cache DIR [--if-missing] [-q]\n"
+      "                        --param-cache DIR [--if-missing] [--threads T] [-q]\n"
       "Writes TEST Groth16 parameters for the PoRep circuit of one partition, with Filecoin's "
       "file\n"
       "names (.params, .vk, .meta). The toxic waste is derived from a fixed seed: anyone can "
@@ -107,7 +107,7 @@ int cmd_setup(int argc, char **argv) {
   if (!cli_proof(&p, a.proof, a.size)) return cli_fail(2, "setup: unknown sector size or proof");
   char base[4096];
   if (!cuzk_c2_param_base(base, sizeof base, a.dir, p)) return cli_fail(1, "setup: path too long");
-  return cli_setup_params(p->name, base, a.if_missing, gen_params, p, a.dir);
+  return cli_setup_params(p->name, base, a.if_missing, gen_params, p, a.dir, a.pa.threads);
 }
 
 /* Reads the C1 (raw or envelope) and derives its C2 context (commitment checks). */

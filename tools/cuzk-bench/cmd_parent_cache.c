@@ -7,22 +7,29 @@
 #include "cuzk/filecoin/sdr_graph.h"
 #include "cuzk/pool.h"
 
-static const int opts[] = {O_HELP, O_SIZE, O_PROOF, O_OUT, 0};
+static const int opts[] = {O_HELP, O_SIZE, O_PROOF, O_OUT, O_THREADS, 0};
 
 int cmd_parent_cache(int argc, char **argv) {
   const char *size = NULL, *proof_arg = NULL, *out = NULL;
+  unsigned threads = 0;
+  uint64_t x;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v;
     switch (cli_next_opt(opts, argc, argv, &i, &v)) {
     case O_HELP:
       puts(
           "usage: cuzk-bench parent-cache --sector-size SIZE [--registered-proof ID|NAME] -o FILE\n"
+          "                               [--threads T]\n"
           "Writes the parent cache (14 parents per node, u32 LE) and prints its Filecoin file\n"
           "name and SHA-256 (the digest parent_cache.json lists).");
       return 0;
     case O_SIZE: size = v; break;
     case O_PROOF: proof_arg = v; break;
     case O_OUT: out = v; break;
+    case O_THREADS:
+      if (!cli_u64(&x, v) || x > 1024) return cli_fail(2, "--threads: 0..1024, not %s", v);
+      threads = (unsigned)x;
+      break;
     case CLI_MISSING: return 2;
     default: return cli_fail(2, "parent-cache: unknown option '%s'", a);
     }
@@ -38,7 +45,7 @@ int cmd_parent_cache(int argc, char **argv) {
   cuzk_sdr_graph g;
   if (cuzk_sdr_graph_init(&g, porep_id, (cuzk_sdr_api)p->api, p->sector->nodes))
     return cli_fail(1, "graph setup failed");
-  cuzk_pool *pool = cli_pool(0);
+  cuzk_pool *pool = cli_pool(threads);
   cuzk_sdr_graph_err e = cuzk_sdr_parent_cache_write(&g, pool, out, digest);
   cuzk_pool_destroy(pool);
   if (e) return cli_fail(1, "writing %s: %s", out, cuzk_sdr_graph_strerror(e));

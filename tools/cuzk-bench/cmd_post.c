@@ -39,7 +39,7 @@ const char cli_post_gen_vanilla_usage[] =
 const char cli_post_setup_usage[] =
     "       cuzk-bench setup --kind winning-post|window-post --sector-size S\n"
     "                        [--registered-proof ID|NAME] --param-cache DIR [--if-missing]\n"
-    "                        [-q]\n"
+    "                        [--threads T] [-q]\n"
     "With --kind: the same TEST parameters for the kind's FallbackPoStCircuit (v28-proof-of-\n"
     "spacetime-fallback-...). Winning and Window circuits differ; V1 and V1_1 share files.\n";
 
@@ -276,8 +276,8 @@ typedef struct {
 } pa_args;
 
 /* The options each command takes (--if-missing is setup's). */
-static const int pa_setup_opts[] = {O_HELP,        O_KIND,       O_SIZE,  O_PROOF,
-                                    O_PARAM_CACHE, O_IF_MISSING, O_QUIET, 0};
+static const int pa_setup_opts[] = {O_HELP,       O_KIND,    O_SIZE,  O_PROOF, O_PARAM_CACHE,
+                                    O_IF_MISSING, O_THREADS, O_QUIET, 0};
 static const int pa_prove_opts[] = {O_HELP,      O_PARAM_CACHE,  O_REQUEST, O_OUT,
                                     O_PARTITION, CLI_PROVE_OPTS, 0};
 static const int pa_verify_opts[] = {O_HELP,       O_PARAM_CACHE,  O_REQUEST,
@@ -343,7 +343,7 @@ int cmd_post_setup(int argc, char **argv) {
   char base[4096];
   if (!cuzk_post_param_base(base, sizeof base, a.dir, p))
     return cli_fail(1, "setup: path too long");
-  return cli_setup_params(p->name, base, a.if_missing, gen_params, p, a.dir);
+  return cli_setup_params(p->name, base, a.if_missing, gen_params, p, a.dir, a.pa.threads);
 }
 
 int cmd_post_prove(int argc, char **argv) {

@@ -35,7 +35,7 @@ const char cli_snap_gen_vanilla_usage[] =
 
 const char cli_snap_setup_usage[] =
     "       cuzk-bench setup --kind snap --sector-size S [--registered-proof ID|NAME]\n"
-    "                        --param-cache DIR [--if-missing] [-q]\n"
+    "                        --param-cache DIR [--if-missing] [--threads T] [-q]\n"
     "With --kind snap: TEST parameters of EmptySectorUpdateCircuit "
     "(v28-empty-sector-update-...).\n";
 
@@ -253,12 +253,19 @@ static int gen_params(const void *p, const char *dir, cuzk_pool *pool,
 int cmd_snap_setup(int argc, char **argv) {
   const char *size = NULL, *proof_arg = NULL, *dir = getenv("FIL_PROOFS_PARAMETER_CACHE");
   bool if_missing = false;
-  static const int opts[] = {O_IF_MISSING, O_KIND, O_SIZE, O_PROOF, O_PARAM_CACHE, O_QUIET, 0};
+  unsigned threads = 0;
+  uint64_t x;
+  static const int opts[] = {O_IF_MISSING,  O_KIND,    O_SIZE,  O_PROOF,
+                             O_PARAM_CACHE, O_THREADS, O_QUIET, 0};
   for (int i = 1; i < argc; i++) {
     const char *k = argv[i], *v;
     switch (cli_next_opt(opts, argc, argv, &i, &v)) {
     case O_IF_MISSING: if_missing = true; break;
     case O_QUIET: cli_quiet = true; break;
+    case O_THREADS:
+      if (!cli_u64(&x, v) || x > 1024) return cli_fail(2, "--threads: 0..1024, not %s", v);
+      threads = (unsigned)x;
+      break;
     case O_KIND: break; /* snap: how we got here */
     case O_SIZE: size = v; break;
     case O_PROOF: proof_arg = v; break;
@@ -279,7 +286,7 @@ int cmd_snap_setup(int argc, char **argv) {
     return cli_fail(2, "--sector-size %s does not match %s", size, p->name);
   char base[4096];
   if (!cuzk_snap_param_base(base, sizeof base, dir, p)) return cli_fail(1, "setup: path too long");
-  return cli_setup_params(p->name, base, if_missing, gen_params, p, dir);
+  return cli_setup_params(p->name, base, if_missing, gen_params, p, dir, threads);
 }
 
 /* ---- verify-vanilla --kind snap ------------------------------------------------------------ */
