@@ -13,9 +13,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cuzk/curve.h"
-#include "cuzk/field.h"
-#include "cuzk/pairing.h"
+#include "cuzk/curve/curve.h"
+#include "cuzk/field/field.h"
+#include "cuzk/pairing/pairing.h"
 
 static uint64_t rng_state = 0x1234567;
 static uint64_t rng(void) { return bench_rng(&rng_state); }

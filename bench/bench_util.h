@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "cuzk/field.h"
+#include "cuzk/field/field.h"
 
 static inline double bench_now_ns(void) {
   struct timespec ts;

@@ -22,8 +22,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cuzk/curve.h"
-#include "cuzk/field.h"
+#include "cuzk/curve/curve.h"
+#include "cuzk/field/field.h"
 #include "field/fp_ifma.h"
 #include "msm/batch_ifma.h"
 

@@ -14,9 +14,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cuzk/field.h"
-#include "cuzk/poseidon.h"
-#include "cuzk/sha256.h"
+#include "cuzk/field/field.h"
+#include "cuzk/hashes/poseidon.h"
+#include "cuzk/hashes/sha256.h"
 
 /* State the timed bodies work on; each result feeds the next call so nothing is dropped. */
 static uint32_t sha_state[8];

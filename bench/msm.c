@@ -32,11 +32,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuzk/curve.h"
-#include "cuzk/field.h"
-#include "cuzk/msm.h"
-#include "cuzk/msm_calibration.h"
-#include "cuzk/pool.h"
+#include "cuzk/curve/curve.h"
+#include "cuzk/field/field.h"
+#include "cuzk/msm/msm.h"
+#include "cuzk/msm/msm_calibration.h"
+#include "cuzk/util/pool.h"
 #ifdef CUZK_BENCH_BLST
 #include "msm_blst.h"
 #endif

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "blst.h"
-#include "cuzk/field.h"
+#include "cuzk/field/field.h"
 
 static blst_p1_affine *g1b;
 static blst_p2_affine *g2b;

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cuzk/curve.h"
+#include "cuzk/curve/curve.h"
 
 /* Converts the first n bases (once per size: call again for a larger n). */
 void msm_blst_g1_bases(const cuzk_g1_affine *b, size_t n);

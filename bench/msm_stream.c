@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
- * The streamed MSM (cuzk/msm.h, docs/msm.md "Streamed bases") at sizes whose bases would not fit
- * in memory: the bases repeat with period T (base i is table[i mod T], T random points encoded as
- * in a .params file and decoded by the source as the in-place parameters are), so that
+ * The streamed MSM (cuzk/msm/msm.h, docs/msm.md "Streamed bases") at sizes whose bases would not
+ * fit in memory: the bases repeat with period T (base i is table[i mod T], T random points encoded
+ * as in a .params file and decoded by the source as the in-place parameters are), so that
  *   sum_i s_i P_(i mod T) = sum_j (sum_{i = j mod T} s_i) P_j
  * gives the expected point from a resident MSM over T points: a check of the streamed MSM's
  * indices at 2^27 and its speed there. With --resident (sizes whose bases fit), the resident MSM
@@ -18,10 +18,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cuzk/curve.h"
-#include "cuzk/field.h"
-#include "cuzk/msm.h"
-#include "cuzk/pool.h"
+#include "cuzk/curve/curve.h"
+#include "cuzk/field/field.h"
+#include "cuzk/msm/msm.h"
+#include "cuzk/util/pool.h"
 
 typedef struct {
   const uint8_t *enc; /* T encoded points */

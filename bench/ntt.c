@@ -28,8 +28,8 @@
 #include <time.h>
 
 #include "bench_util.h"
-#include "cuzk/ntt.h"
-#include "cuzk/pool.h"
+#include "cuzk/ntt/ntt.h"
+#include "cuzk/util/pool.h"
 #include "ntt/fr_bfly.h"
 #include "ntt/ntt_internal.h"
 #include "ntt/pass.h"

@@ -23,11 +23,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cuzk/gadgets.h"
-#include "cuzk/groth16.h"
-#include "cuzk/msm.h"
-#include "cuzk/ntt.h"
-#include "cuzk/pool.h"
+#include "cuzk/groth16/groth16.h"
+#include "cuzk/msm/msm.h"
+#include "cuzk/ntt/ntt.h"
+#include "cuzk/r1cs/gadgets.h"
+#include "cuzk/util/pool.h"
 
 #define BLOCK_CONSTRAINTS 26704
 

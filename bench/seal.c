@@ -12,8 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cuzk/poseidon.h"
-#include "cuzk/sha256.h"
+#include "cuzk/hashes/poseidon.h"
+#include "cuzk/hashes/sha256.h"
 #include "filecoin/seal.h"
 
 int main(int argc, char **argv) {

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuzk/snap.h"
+#include "cuzk/snap/snap.h"
 #include "filecoin/seal.h"
 
 int main(int argc, char **argv) {

@@ -21,9 +21,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cuzk/gadgets.h"
-#include "cuzk/poseidon.h"
-#include "cuzk/r1cs.h"
+#include "cuzk/hashes/poseidon.h"
+#include "cuzk/r1cs/gadgets.h"
+#include "cuzk/r1cs/r1cs.h"
 
 typedef struct {
   unsigned n;

@@ -8,8 +8,8 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "blst.h"
-#include "cuzk/curve.h"
-#include "cuzk/pairing.h"
+#include "cuzk/curve/curve.h"
+#include "cuzk/pairing/pairing.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

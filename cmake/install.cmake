@@ -40,15 +40,11 @@ install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/cuzk.example
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}
         COMPONENT runtime)
 
-# libcuzk: the headers of the library's layers; server.h, rpc.h and version.h belong to the
+# libcuzk: the headers of the library's layers, each layer's in its folder
+# (#include "cuzk/util/pool.h"); include/cuzk/server/ (server.h, rpc.h, version.h) belongs to the
 # daemon's own libraries (docs/architecture.md), which are not installed
-file(GLOB CUZK_PUBLIC_HEADERS ${PROJECT_SOURCE_DIR}/include/cuzk/*.h)
-list(REMOVE_ITEM CUZK_PUBLIC_HEADERS ${PROJECT_SOURCE_DIR}/include/cuzk/server.h
-     ${PROJECT_SOURCE_DIR}/include/cuzk/rpc.h ${PROJECT_SOURCE_DIR}/include/cuzk/version.h)
 install(TARGETS cuzk ARCHIVE DESTINATION lib COMPONENT dev)
-install(FILES ${CUZK_PUBLIC_HEADERS} DESTINATION include/cuzk COMPONENT dev)
-# a grouped layer's headers keep their folder (#include "cuzk/filecoin/sector.h")
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/cuzk/filecoin DESTINATION include/cuzk
-        COMPONENT dev FILES_MATCHING PATTERN "*.h")
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/cuzk DESTINATION include COMPONENT dev
+        FILES_MATCHING PATTERN "*.h" PATTERN server EXCLUDE)
 configure_file(${PROJECT_SOURCE_DIR}/contrib/cuzk.pc.in ${PROJECT_BINARY_DIR}/cuzk.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/cuzk.pc DESTINATION lib/pkgconfig COMPONENT dev)

@@ -2,16 +2,16 @@
 # SPDX-License-Identifier: MIT OR Apache-2.0
 """The layering rule of docs/architecture.md, checked over src/, include/cuzk/ and tools/:
   - a file under src/<layer>/ includes only headers of its own layer or of lower layers, whether
-    internal ("ntt/pass.h") or public ("cuzk/engine.h", mapped to its layer below); peers (msm,
-    ntt, hashes) may not include each other;
+    internal ("ntt/pass.h") or public ("cuzk/engine/engine.h", of the layer its folder names);
+    peers (msm, ntt, hashes) may not include each other;
   - post and snap use porep only through its public headers (what they share with PoRep is the
     filecoin layer's; a porep internal header there is a violation);
-  - a public header include/cuzk/X.h (or include/cuzk/<layer>/X.h, the grouped layers' folders,
-    named as the layer they hold) includes only public headers of its own or lower layers, never
-    an internal one;
+  - every public header sits in the folder of its layer, include/cuzk/<layer>/X.h, and includes
+    only public headers of its own or lower layers, never an internal one;
   - tools/ include public headers only: an internal header ("porep/c1.h", "server/config.h")
     from tools/ is a violation (what a program needs belongs in include/cuzk/);
-  - every "cuzk/X.h" named anywhere exists in the map.
+  - every "cuzk/<layer>/X.h" named anywhere exists under include/cuzk/ (or is the generated
+    "cuzk/v1/proving.pb-c.h").
 Usage: check_layers.py ROOT      (the repository root; exit 1 on a violation)
        check_layers.py --self-test   (a planted wrong include in each place must be reported)"""
 import os
@@ -27,30 +27,23 @@ RANK = {"util": 0, "field": 1, "curve": 2, "pairing": 3, "msm": 4, "ntt": 4, "ha
 # Lower layers a layer may use only through their public headers: PoSt and SnapDeals share the
 # filecoin base with PoRep, not PoRep's internals.
 PUBLIC_ONLY = {"post": {"porep"}, "snap": {"porep"}}
-# The layer of each public header, by its path under include/cuzk/ (a grouped layer's headers sit
-# in a folder named as the layer: "filecoin/sector.h").
-PUBLIC = {"pool.h": "util", "prom.h": "util", "file_map.h": "util", "errmsg.h": "util",
-          "cpu.h": "util", "progress.h": "util", "field.h": "field", "curve.h": "curve", "pairing.h": "pairing",
-          "msm.h": "msm", "msm_calibration.h": "msm", "ntt.h": "ntt", "sha256.h": "hashes", "poseidon.h": "hashes",
-          "r1cs.h": "r1cs", "gadgets.h": "r1cs", "pce.h": "r1cs", "groth16.h": "groth16",
-          "g16_backend.h": "groth16", "filecoin/sector.h": "filecoin",
-          "filecoin/bincode.h": "filecoin", "filecoin/sdr_graph.h": "filecoin",
-          "filecoin/seal.h": "filecoin", "porep.h": "porep", "c1.h": "porep", "vanilla.h": "porep",
-          "stacked_circuit.h": "porep", "c2.h": "porep", "post.h": "post", "snap.h": "snap",
-          "kinds.h": "kinds",
-          "engine.h": "engine", "server.h": "server", "rpc.h": "server", "version.h": "server",
-          "v1/proving.pb-c.h": "server"}  # generated from proto/ at build time
+# A public header's layer is its folder under include/cuzk/ ("util/pool.h": util); the one
+# exception is generated from proto/ at build time, into the build tree.
+GENERATED = {"v1/proving.pb-c.h": "server"}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z0-9_]+)/([^"]+)"', re.M)
 SUFFIXES = (".c", ".h", ".inc", ".S")
 
 
-def layer_of(dep, name, where, bad):
+def layer_of(dep, name, where, bad, root):
     """The layer an include names, or None (reported) if unknown."""
     if dep == "cuzk":
-        if name not in PUBLIC:
+        if name in GENERATED:
+            return GENERATED[name]
+        folder = name.split("/")[0] if "/" in name else None
+        if folder not in RANK or not (root / "include" / "cuzk" / name).is_file():
             bad.append(f"{where}: includes unknown public header cuzk/{name}")
             return None
-        return PUBLIC[name]
+        return folder
     if dep not in RANK:
         bad.append(f"{where}: includes unknown layer '{dep}'")
         return None
@@ -73,7 +66,7 @@ def check(root):
             continue
         checked += 1
         for dep, name in INCLUDE.findall(f.read_text()):
-            d = layer_of(dep, name, f, bad)
+            d = layer_of(dep, name, f, bad, root)
             if d and not allowed(d, layer):
                 bad.append(f"{f}: layer '{layer}' must not include {dep}/{name} (layer '{d}')")
             elif dep in PUBLIC_ONLY.get(layer, ()):
@@ -82,18 +75,16 @@ def check(root):
     pub = root / "include" / "cuzk"
     for f in sorted(pub.rglob("*.h")):
         checked += 1
-        key = f.relative_to(pub).as_posix()
-        layer = PUBLIC.get(key)
-        if not layer:
-            bad.append(f"{f}: public header not in the layer map (tests/check_layers.py)")
+        parts = f.relative_to(pub).parts
+        layer = parts[0] if len(parts) == 2 else None
+        if layer not in RANK:
+            bad.append(f"{f}: a public header outside a layer's folder (include/cuzk/<layer>/)")
             continue
-        if "/" in key and key.split("/")[0] != layer:
-            bad.append(f"{f}: in folder '{key.split('/')[0]}' but of layer '{layer}'")
         for dep, name in INCLUDE.findall(f.read_text()):
             if dep != "cuzk":
                 bad.append(f"{f}: a public header includes the internal {dep}/{name}")
                 continue
-            d = layer_of(dep, name, f, bad)
+            d = layer_of(dep, name, f, bad, root)
             if d and not allowed(d, layer):
                 bad.append(f"{f}: layer '{layer}' must not include cuzk/{name} (layer '{d}')")
     for f in sorted((root / "tools").rglob("*")):
@@ -102,32 +93,40 @@ def check(root):
         checked += 1
         for dep, name in INCLUDE.findall(f.read_text()):
             if dep == "cuzk":
-                layer_of(dep, name, f, bad)
+                layer_of(dep, name, f, bad, root)
             elif dep in RANK:
                 bad.append(f"{f}: a program includes the internal {dep}/{name} (use include/cuzk/)")
     return checked, bad
 
 
 def self_test():
-    """Plants one wrong include per rule in a small tree; each must be reported."""
-    cases = {
-        "src/util/vec.c": '#include "cuzk/engine.h"\n',            # public header, higher layer
-        "src/msm/plan.c": '#include "ntt/pass.h"\n',                # a peer's internal header
-        "src/field/fp.c": '#include "curve/x.h"\n',                 # a higher internal header
-        "include/cuzk/field.h": '#include "cuzk/groth16.h"\n',      # public -> higher public
-        "include/cuzk/ntt.h": '#include "ntt/pass.h"\n',            # public -> internal
-        "tools/t/main.c": '#include "cuzk/nosuch.h"\n',             # unknown public header
-        "tools/t/cmd.c": '#include "porep/c1.h"\n',                 # a program -> internal
-        "src/filecoin/comm_d.c": '#include "cuzk/c1.h"\n',         # the base -> porep (higher)
-        "include/cuzk/filecoin/seal.h": '#include "cuzk/c1.h"\n',  # grouped public -> higher
-        "src/snap/sector.c": '#include "porep/c1.h"\n',            # snap -> porep internal
+    """Plants one wrong include per rule in a small tree; each must be reported, for its reason."""
+    # the public headers the planted includes name exist, so each is reported for its rule alone
+    base = ["src/engine/e.c", "include/cuzk/engine/engine.h", "include/cuzk/groth16/groth16.h",
+            "include/cuzk/porep/c1.h", "include/cuzk/field/field.h", "include/cuzk/ntt/ntt.h",
+            "include/cuzk/filecoin/seal.h"]
+    cases = {  # path: (the planted line, what the report must say)
+        "src/util/vec.c": ('#include "cuzk/engine/engine.h"\n', "must not include"),
+        "src/msm/plan.c": ('#include "ntt/pass.h"\n', "must not include"),      # a peer's internal
+        "src/field/fp.c": ('#include "curve/x.h"\n', "must not include"),       # higher internal
+        "include/cuzk/field/field.h": ('#include "cuzk/groth16/groth16.h"\n',  # public -> higher
+                                       "must not include"),
+        "include/cuzk/ntt/ntt.h": ('#include "ntt/pass.h"\n', "includes the internal"),
+        "tools/t/main.c": ('#include "cuzk/nosuch.h"\n', "unknown public header"),  # no folder
+        "tools/t/lost.c": ('#include "cuzk/util/nosuch.h"\n', "unknown public header"),  # no file
+        "tools/t/cmd.c": ('#include "porep/c1.h"\n', "a program includes the internal"),
+        "src/filecoin/comm_d.c": ('#include "cuzk/porep/c1.h"\n', "must not include"),
+        "include/cuzk/filecoin/seal.h": ('#include "cuzk/porep/c1.h"\n', "must not include"),
+        "src/snap/sector.c": ('#include "porep/c1.h"\n', "must not include the internal"),
+        # files whose mere presence is the violation: a public header outside a layer's folder
+        "include/cuzk/loose.h": ("", "outside a layer's folder"),
+        "include/cuzk/nosuch/x.h": ("", "outside a layer's folder"),
+        "include/cuzk/util/deep/x.h": ("", "outside a layer's folder"),
     }
-    # a file whose mere presence is the violation: not in the shared tree of the other cases
-    cases["include/cuzk/filecoin/c1.h"] = ""                       # a public header not in the map
     ok = True
-    for path, line in cases.items():
+    for path, (line, why) in cases.items():
         with tempfile.TemporaryDirectory() as d:
-            for p in [c for c in cases if cases[c]] + ["src/engine/e.c", "include/cuzk/engine.h"]:
+            for p in [c for c in cases if cases[c][0]] + base:
                 full = os.path.join(d, p)
                 os.makedirs(os.path.dirname(full), exist_ok=True)
                 open(full, "a").close()
@@ -136,22 +135,27 @@ def self_test():
             with open(full, "w") as f:
                 f.write(line)
             _, bad = check(d)
-            if not any(path in b for b in bad):
-                print(f"self-test: planted '{line.strip() or path}' in {path} was not reported")
+            if not any(path in b and why in b for b in bad):
+                print(f"self-test: planted '{line.strip() or path}' in {path} was not reported "
+                      f"as '{why}': {bad}")
                 ok = False
-        # and the same tree without the planted line is clean
+    # and a tree of allowed includes is clean
     with tempfile.TemporaryDirectory() as d:
-        clean = {"src/engine/e.c": '#include "cuzk/field.h"\n',
-                 "src/snap/s.c": '#include "cuzk/filecoin/seal.h"\n#include "cuzk/porep.h"\n',
-                 "include/cuzk/engine.h": "", "include/cuzk/field.h": "",
+        clean = {"src/engine/e.c": '#include "cuzk/field/field.h"\n#include "cuzk/util/pool.h"\n',
+                 "src/snap/s.c": '#include "cuzk/filecoin/seal.h"\n#include "cuzk/porep/porep.h"\n',
+                 "src/server/v.c": '#include "cuzk/v1/proving.pb-c.h"\n',
+                 "tools/t/main.c": '#include "cuzk/engine/engine.h"\n',
+                 "include/cuzk/engine/engine.h": '#include "cuzk/field/field.h"\n',
+                 "include/cuzk/field/field.h": '#include "cuzk/util/pool.h"\n',
+                 "include/cuzk/util/pool.h": "",
                  "include/cuzk/filecoin/seal.h": '#include "cuzk/filecoin/sector.h"\n',
-                 "include/cuzk/filecoin/sector.h": "", "include/cuzk/porep.h": ""}
+                 "include/cuzk/filecoin/sector.h": "", "include/cuzk/porep/porep.h": ""}
         for p, text in clean.items():
             full = os.path.join(d, p)
             os.makedirs(os.path.dirname(full), exist_ok=True)
             open(full, "w").write(text)
         if check(d)[1]:
-            print("self-test: a clean tree was reported")
+            print("self-test: a clean tree was reported:", check(d)[1])
             ok = False
     print("check_layers self-test:", "ok" if ok else "FAILED")
     return 0 if ok else 1

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "cuzk/r1cs.h"
+#include "cuzk/r1cs/r1cs.h"
 #include "rng.h"
 
 typedef void (*cs_synth_fn)(cuzk_cs *cs, void *ctx);

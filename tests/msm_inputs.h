@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "cuzk/field.h"
+#include "cuzk/field/field.h"
 #include "rng.h"
 
 /* Witness-like scalars: zero_pct % zeros, one_pct % ones, the rest random. */

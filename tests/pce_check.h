@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
- * The pre-compiled constraint evaluator against PROVE mode (cuzk/pce.h), for one circuit: the
+ * The pre-compiled constraint evaluator against PROVE mode (cuzk/r1cs/pce.h), for one circuit: the
  * evaluator recorded from a RECORD-mode synthesis, applied to a WITNESS-mode synthesis's witness,
  * must give PROVE mode's a, b, c bit for bit — followed by the per-input constraints
  * (cuzk_cs_enforce_input_constraints) and zeros to the domain — and PROVE mode's density bitmaps
@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "cuzk/pce.h"
+#include "cuzk/r1cs/pce.h"
 
 /* Synthesizes the circuit into cs; with_values: the witness too (WITNESS, PROVE). */
 typedef bool (*pce_synth_fn)(cuzk_cs *cs, void *ctx, bool with_values);

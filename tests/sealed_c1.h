@@ -10,10 +10,10 @@
 #include <time.h>
 
 #include "check.h"
-#include "cuzk/engine.h"
+#include "cuzk/engine/engine.h"
 #include "cuzk/filecoin/seal.h"
-#include "cuzk/porep.h"
-#include "cuzk/vanilla.h"
+#include "cuzk/porep/porep.h"
+#include "cuzk/porep/vanilla.h"
 #include "porep/c1.h"
 #include "rng.h"
 

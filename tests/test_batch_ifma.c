@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "cuzk/curve.h"
-#include "cuzk/field.h"
+#include "cuzk/curve/curve.h"
+#include "cuzk/field/field.h"
 #include "msm/batch_ifma.h"
 #include "rng.h"
 

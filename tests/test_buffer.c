@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "cuzk/pool.h"
+#include "cuzk/util/pool.h"
 #include "util/buffer.h"
 #include "util/huge_pages.h"
 #include "util/vec.h"

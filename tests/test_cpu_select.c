@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
- * The run-time ISA choices made at start-up (cuzk/cpu.h): without CUZK_FORCE_PORTABLE the field
- * kernel is ADX, SHA-256 SHA-NI and the field layer and the NTT use IFMA wherever the CPU has
+ * The run-time ISA choices made at start-up (cuzk/util/cpu.h): without CUZK_FORCE_PORTABLE the
+ * field kernel is ADX, SHA-256 SHA-NI and the field layer and the NTT use IFMA wherever the CPU has
  * them; with it set every one is the portable path; with CUZK_NO_IFMA set only the IFMA paths
  * (field and NTT) are off (ctest runs this test the three ways).
  */
@@ -9,9 +9,9 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "cuzk/cpu.h"
-#include "cuzk/field.h"
-#include "cuzk/sha256.h"
+#include "cuzk/field/field.h"
+#include "cuzk/hashes/sha256.h"
+#include "cuzk/util/cpu.h"
 #include "ntt/pass.h"
 
 int main(void) {

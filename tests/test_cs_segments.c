@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "cuzk/r1cs.h"
+#include "cuzk/r1cs/r1cs.h"
 #include "rng.h"
 
 enum { SEGMENTS = 5 };

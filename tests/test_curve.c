@@ -5,7 +5,7 @@
  * scalar-multiplication edge cases, batch affine conversion and affine batch sums.
  */
 #include "check.h"
-#include "cuzk/curve.h"
+#include "cuzk/curve/curve.h"
 #include "field/consts.h"
 #include "field/limbs.h"
 #include "rng.h"

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
- * The engine (include/cuzk/engine.h) with real 2 KiB PoRep C1s sealed in memory and the 2 KiB TEST
- * parameters in PARAM_DIR (the ctest fixture makes them): bad requests end FAILED with a reason
- * naming the field and the engine goes on; an await times out; queued and running jobs cancel;
- * CRITICAL / NORMAL / LOW jobs are prepared in priority order whatever their submission order;
- * parameter sets preload and evict through the tiers (HOT -> WARM -> HOT from the mapping, a
+ * The engine (include/cuzk/engine/engine.h) with real 2 KiB PoRep C1s sealed in memory and the
+ * 2 KiB TEST parameters in PARAM_DIR (the ctest fixture makes them): bad requests end FAILED with a
+ * reason naming the field and the engine goes on; an await times out; queued and running jobs
+ * cancel; CRITICAL / NORMAL / LOW jobs are prepared in priority order whatever their submission
+ * order; parameter sets preload and evict through the tiers (HOT -> WARM -> HOT from the mapping, a
  * changed file read again, WARM -> COLD; no WARM tier when it is off or the file does not fit);
  * missing parameters name the file; metrics and status count
  * what happened. Unless CUZK_TEST_ENGINE_FAST=1 (the sanitizer build sets it): two jobs with the
@@ -23,10 +23,10 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "cuzk/c2.h"
-#include "cuzk/engine.h"
-#include "cuzk/porep.h"
-#include "cuzk/post.h"
+#include "cuzk/engine/engine.h"
+#include "cuzk/porep/c2.h"
+#include "cuzk/porep/porep.h"
+#include "cuzk/post/post.h"
 #include "porep/c1.h"
 
 #include "sealed_c1.h"

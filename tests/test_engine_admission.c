@@ -28,7 +28,7 @@
 #include <time.h>
 
 #include "check.h"
-#include "cuzk/engine.h"
+#include "cuzk/engine/engine.h"
 #include "sealed_c1.h"
 
 static cuzk_engine *start(const char *dir, unsigned queue_max, uint64_t input_budget,

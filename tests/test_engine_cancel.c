@@ -26,8 +26,8 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "cuzk/c2.h"
-#include "cuzk/engine.h"
+#include "cuzk/engine/engine.h"
+#include "cuzk/porep/c2.h"
 #include "sealed_c1.h"
 
 /* ---- the engine's log, kept for the checks ----------------------------------------------------

@@ -24,8 +24,8 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "cuzk/engine.h"
-#include "cuzk/post.h"
+#include "cuzk/engine/engine.h"
+#include "cuzk/post/post.h"
 #include "sealed_c1.h"
 
 #define NSEC 3

@@ -17,8 +17,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "cuzk/engine.h"
-#include "cuzk/snap.h"
+#include "cuzk/engine/engine.h"
+#include "cuzk/snap/snap.h"
 #include "rng.h"
 #include "sealed_c1.h"
 

@@ -5,7 +5,7 @@
  * range checks, batch inversion and the NTT roots of unity.
  */
 #include "check.h"
-#include "cuzk/field.h"
+#include "cuzk/field/field.h"
 #include "field/consts.h"
 #include "field/mont.h"
 #include "rng.h"

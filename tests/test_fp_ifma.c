@@ -14,8 +14,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "cuzk/cpu.h"
-#include "cuzk/field.h"
+#include "cuzk/field/field.h"
+#include "cuzk/util/cpu.h"
 #include "field/consts.h"
 #include "field/fp_ifma.h"
 #include "rng.h"

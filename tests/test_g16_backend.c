@@ -15,9 +15,9 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "cuzk/g16_backend.h"
-#include "cuzk/gadgets.h"
-#include "cuzk/sha256.h"
+#include "cuzk/groth16/g16_backend.h"
+#include "cuzk/hashes/sha256.h"
+#include "cuzk/r1cs/gadgets.h"
 #include "groth16/g16_internal.h"
 
 /* What the counting backend saw. */

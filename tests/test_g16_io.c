@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "cuzk/groth16.h"
-#include "cuzk/r1cs.h"
+#include "cuzk/groth16/groth16.h"
+#include "cuzk/r1cs/r1cs.h"
 #include "groth16/g16_internal.h"
 #include "rng.h"
 

@@ -17,9 +17,9 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "cuzk/groth16.h"
-#include "cuzk/post.h"
-#include "cuzk/sha256.h"
+#include "cuzk/groth16/groth16.h"
+#include "cuzk/hashes/sha256.h"
+#include "cuzk/post/post.h"
 #include "rng.h"
 
 #define N_IN 4

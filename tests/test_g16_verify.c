@@ -13,12 +13,12 @@
 #include <time.h>
 
 #include "check.h"
-#include "cuzk/gadgets.h"
-#include "cuzk/groth16.h"
-#include "cuzk/msm.h"
-#include "cuzk/ntt.h"
-#include "cuzk/poseidon.h"
-#include "cuzk/r1cs.h"
+#include "cuzk/groth16/groth16.h"
+#include "cuzk/hashes/poseidon.h"
+#include "cuzk/msm/msm.h"
+#include "cuzk/ntt/ntt.h"
+#include "cuzk/r1cs/gadgets.h"
+#include "cuzk/r1cs/r1cs.h"
 #include "rng.h"
 
 typedef void (*synth_fn)(cuzk_cs *cs, void *ctx);
@@ -106,7 +106,7 @@ static cuzk_cs *synth(cuzk_cs_mode mode, synth_fn f, void *ctx) {
   return cs;
 }
 
-/* What the generator reported through its progress callback (cuzk/progress.h). */
+/* What the generator reported through its progress callback (cuzk/util/progress.h). */
 typedef struct {
   unsigned calls;
   uint64_t done, total;

@@ -9,10 +9,10 @@
 
 #include "check.h"
 #include "cs_modes.h"
-#include "cuzk/gadgets.h"
-#include "cuzk/poseidon.h"
-#include "cuzk/r1cs.h"
-#include "cuzk/sha256.h"
+#include "cuzk/hashes/poseidon.h"
+#include "cuzk/hashes/sha256.h"
+#include "cuzk/r1cs/gadgets.h"
+#include "cuzk/r1cs/r1cs.h"
 #include "rng.h"
 
 #define MAX_LEVELS 32

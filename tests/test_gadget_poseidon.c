@@ -8,9 +8,9 @@
 
 #include "check.h"
 #include "cs_modes.h"
-#include "cuzk/gadgets.h"
-#include "cuzk/poseidon.h"
-#include "cuzk/r1cs.h"
+#include "cuzk/hashes/poseidon.h"
+#include "cuzk/r1cs/gadgets.h"
+#include "cuzk/r1cs/r1cs.h"
 #include "rng.h"
 
 typedef struct {

@@ -7,7 +7,7 @@
 
 #include "check.h"
 #include "cs_modes.h"
-#include "cuzk/gadgets.h"
+#include "cuzk/r1cs/gadgets.h"
 
 typedef struct {
   unsigned nbits, index, op; /* op 0: select, 1: generic insert, 2: insert() */

@@ -8,9 +8,9 @@
 
 #include "check.h"
 #include "cs_modes.h"
-#include "cuzk/gadgets.h"
-#include "cuzk/r1cs.h"
-#include "cuzk/sha256.h"
+#include "cuzk/hashes/sha256.h"
+#include "cuzk/r1cs/gadgets.h"
+#include "cuzk/r1cs/r1cs.h"
 #include "rng.h"
 
 enum { K_C0, K_C1, K_IS, K_NOT }; /* operand kinds in the folding tests */

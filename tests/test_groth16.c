@@ -10,9 +10,9 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "cuzk/gadgets.h"
-#include "cuzk/groth16.h"
-#include "cuzk/sha256.h"
+#include "cuzk/groth16/groth16.h"
+#include "cuzk/hashes/sha256.h"
+#include "cuzk/r1cs/gadgets.h"
 #include "rng.h"
 
 typedef struct {

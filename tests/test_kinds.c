@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
- * The proof-kind descriptors (cuzk/kinds.h, docs/kinds.md) against the values the protocol and
- * the operators know:
+ * The proof-kind descriptors (cuzk/kinds/kinds.h, docs/kinds.md) against the values the protocol
+ * and the operators know:
  *  - the four kinds in GetStatus order with their proto values and names (metric label, the
  *    reference's GetStatus string, the proto enum name) and default priorities; lookups by value
  *    and by every name (any case), nothing for 0, 5 or an unknown name;
@@ -17,8 +17,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "cuzk/engine.h"
-#include "cuzk/kinds.h"
+#include "cuzk/engine/engine.h"
+#include "cuzk/kinds/kinds.h"
 
 static const struct {
   cuzk_proof_kind id;

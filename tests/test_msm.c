@@ -5,18 +5,18 @@
  * and opposite bases, r - 1 and the halving boundary, one bucket taking every point), the
  * witness-aware MSM against the plain one (0/1/other mixes, density bitmaps, several chunks),
  * results with 1 and 2 threads, and the argument errors. Where the 8-lane IFMA path is enabled
- * (cuzk/field.h), every G1 call runs on it and again with it switched off, and the two results
- * must be the same bytes (affine; Jacobian too when the plan is forced), and one flush on the
- * lanes must equal the scalar flush; test_msm_no_ifma runs the whole file with CUZK_NO_IFMA=1
+ * (cuzk/field/field.h), every G1 call runs on it and again with it switched off, and the two
+ * results must be the same bytes (affine; Jacobian too when the plan is forced), and one flush on
+ * the lanes must equal the scalar flush; test_msm_no_ifma runs the whole file with CUZK_NO_IFMA=1
  * (the scalar path only).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
-#include "cuzk/field.h"
-#include "cuzk/msm.h"
-#include "cuzk/pool.h"
+#include "cuzk/field/field.h"
+#include "cuzk/msm/msm.h"
+#include "cuzk/util/pool.h"
 #include "field/consts.h"
 #include "msm/batch_ifma.h"
 #include "msm_inputs.h"
@@ -548,7 +548,8 @@ static void test_flush_lanes(void) {
   g2_flush_lanes(&s);
 }
 
-/* ---- batched affine sums (cuzk/msm.h) ------------------------------------------------------ */
+/* ---- batched affine sums (cuzk/msm/msm.h) ------------------------------------------------------
+ */
 
 /* n sums fed in rounds of additions against the same sums in Jacobian form: rounds of distinct
  * indices (one flush each), a round with repeated indices, additions of +-the current sum (no

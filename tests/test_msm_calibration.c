@@ -20,11 +20,11 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "cuzk/cpu.h"
-#include "cuzk/field.h"
-#include "cuzk/msm.h"
-#include "cuzk/msm_calibration.h"
-#include "cuzk/pool.h"
+#include "cuzk/field/field.h"
+#include "cuzk/msm/msm.h"
+#include "cuzk/msm/msm_calibration.h"
+#include "cuzk/util/cpu.h"
+#include "cuzk/util/pool.h"
 
 static char dir[64], path[128];
 static cuzk_pool *pool;

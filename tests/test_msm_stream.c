@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
- * The MSMs over streamed bases (cuzk/msm.h, docs/msm.md "Streamed bases") against the resident
+ * The MSMs over streamed bases (cuzk/msm/msm.h, docs/msm.md "Streamed bases") against the resident
  * MSMs on the same bases and scalars, G1 and G2, plain and witness-aware (with and without a
  * density, 0/1/other mixes), at chunk sizes of one point, sizes that do not divide the vector,
  * the default and more than the vector; bases at infinity; one and two threads; forced methods
@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "cuzk/msm.h"
-#include "cuzk/pool.h"
+#include "cuzk/msm/msm.h"
+#include "cuzk/util/pool.h"
 #include "msm_inputs.h"
 #include "rng.h"
 

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "cuzk/ntt.h"
+#include "cuzk/ntt/ntt.h"
 #include "field/consts.h"
 #include "ntt/ntt_internal.h"
 #include "ntt/pass.h"

@@ -4,7 +4,7 @@
 #include <stdint.h>
 
 #include "check.h"
-#include "cuzk/pairing.h"
+#include "cuzk/pairing/pairing.h"
 #include "rng.h"
 
 /* e(G1, G2) as blst and noble compute it: tests/ref/bls12_381.py's pairing(G1_GEN, G2_GEN)**3,

@@ -15,8 +15,8 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "cuzk/pce.h"
-#include "cuzk/pool.h"
+#include "cuzk/r1cs/pce.h"
+#include "cuzk/util/pool.h"
 #include "field/consts.h"
 #include "pce_check.h"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
- * The .pce file (cuzk/pce.h, docs/r1cs.md "The .pce file"): a recorded evaluator written and read
- * back gives the same matrices and the same a, b, c; every way a file can be wrong — missing,
+ * The .pce file (cuzk/r1cs/pce.h, docs/r1cs.md "The .pce file"): a recorded evaluator written and
+ * read back gives the same matrices and the same a, b, c; every way a file can be wrong — missing,
  * another magic or version, another circuit, another tag (stale), truncated at every field of the
  * header and in the body, padded, a flipped body byte, counts that would allocate without bound,
  * a body whose digest was fixed up around an out-of-range column, a row's columns out of order or
@@ -17,8 +17,8 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "cuzk/pce.h"
-#include "cuzk/sha256.h"
+#include "cuzk/hashes/sha256.h"
+#include "cuzk/r1cs/pce.h"
 #include "rng.h"
 
 static uint64_t g_rng = 0x9ce5f11eULL;

@@ -14,7 +14,7 @@
 #include <time.h>
 
 #include "check.h"
-#include "cuzk/pool.h"
+#include "cuzk/util/pool.h"
 #include "util/pool_impl.h"
 
 static void sleep_us(long us) {

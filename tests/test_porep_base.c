@@ -17,9 +17,9 @@
 #include <string.h>
 
 #include "check.h"
-#include "cuzk/pool.h"
-#include "cuzk/porep.h"
-#include "cuzk/sha256.h"
+#include "cuzk/hashes/sha256.h"
+#include "cuzk/porep/porep.h"
+#include "cuzk/util/pool.h"
 #include "rng.h"
 
 static uint64_t seed = 0x90e9ba5e;

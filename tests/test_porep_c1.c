@@ -16,9 +16,9 @@
 #include <time.h>
 
 #include "check.h"
-#include "cuzk/c2.h"
-#include "cuzk/porep.h"
-#include "cuzk/stacked_circuit.h"
+#include "cuzk/porep/c2.h"
+#include "cuzk/porep/porep.h"
+#include "cuzk/porep/stacked_circuit.h"
 #include "porep/c1.h"
 #include "rng.h"
 
@@ -932,7 +932,7 @@ int main(int argc, char **argv) {
                   pi->challenges == cuzk_seal_proof_challenges_per_partition(sp) &&
                   pi->tree_d_depth == si->tree_d_depth && pi->base_levels == levels &&
                   pi->sub_arity == si->sub_arity && pi->top_arity == si->top_arity,
-              "proof table differs from cuzk/porep.h for %s", pi->name);
+              "proof table differs from cuzk/porep/porep.h for %s", pi->name);
   }
 
   /* every registered proof's shaped C1 passes the shape check (except the big ones: slow) */

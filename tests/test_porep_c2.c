@@ -11,10 +11,10 @@
 #include <string.h>
 
 #include "check.h"
-#include "cuzk/c2.h"
 #include "cuzk/filecoin/seal.h"
-#include "cuzk/porep.h"
-#include "cuzk/vanilla.h"
+#include "cuzk/porep/c2.h"
+#include "cuzk/porep/porep.h"
+#include "cuzk/porep/vanilla.h"
 #include "porep/c1.h"
 #include "rng.h"
 

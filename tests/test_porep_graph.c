@@ -26,8 +26,8 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "cuzk/pool.h"
-#include "cuzk/sha256.h"
+#include "cuzk/hashes/sha256.h"
+#include "cuzk/util/pool.h"
 #include "filecoin/graph.h"
 #include "rng.h"
 

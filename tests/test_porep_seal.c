@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "cuzk/poseidon.h"
+#include "cuzk/hashes/poseidon.h"
 #include "filecoin/graph.h"
 #include "filecoin/seal.h"
 #include "rng.h"

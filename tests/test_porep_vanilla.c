@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "cuzk/porep.h"
-#include "cuzk/vanilla.h"
+#include "cuzk/porep/porep.h"
+#include "cuzk/porep/vanilla.h"
 #include "filecoin/seal.h"
 #include "porep/c1.h"
 #include "rng.h"

@@ -17,8 +17,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "cuzk/poseidon.h"
-#include "cuzk/sha256.h"
+#include "cuzk/hashes/poseidon.h"
+#include "cuzk/hashes/sha256.h"
 #include "rng.h"
 
 static uint64_t seed = 0x9053;

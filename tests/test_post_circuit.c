@@ -27,9 +27,9 @@
 #include <string.h>
 
 #include "check.h"
-#include "cuzk/gadgets.h"
-#include "cuzk/post.h"
-#include "cuzk/sha256.h"
+#include "cuzk/hashes/sha256.h"
+#include "cuzk/post/post.h"
+#include "cuzk/r1cs/gadgets.h"
 #include "pce_check.h"
 #include "rng.h"
 

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "cuzk/post.h"
+#include "cuzk/post/post.h"
 #include "filecoin/seal.h"
 
 #define KiB (UINT64_C(1) << 10)

@@ -6,7 +6,7 @@
 
 #include "check.h"
 #include "cs_modes.h"
-#include "cuzk/r1cs.h"
+#include "cuzk/r1cs/r1cs.h"
 
 static cuzk_fr fr(uint64_t v) {
   cuzk_fr r;

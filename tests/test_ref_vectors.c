@@ -7,9 +7,9 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "cuzk/curve.h"
-#include "cuzk/field.h"
-#include "cuzk/pairing.h"
+#include "cuzk/curve/curve.h"
+#include "cuzk/field/field.h"
+#include "cuzk/pairing/pairing.h"
 
 #define MAX_TOKENS 8
 
@@ -273,7 +273,8 @@ static bool run_vector(char *line) {
 #define DISPATCH(PFX) \
   if (plen == strlen(#PFX) && !strncmp(t[0], #PFX, plen)) return PFX##_vector(op, t, nt);
   DISPATCH(fp)
-  DISPATCH(fr) DISPATCH(fp2) DISPATCH(fp6) DISPATCH(fp12) DISPATCH(g1) DISPATCH(g2)
+  DISPATCH(fr)
+  DISPATCH(fp2) DISPATCH(fp6) DISPATCH(fp12) DISPATCH(g1) DISPATCH(g2)
 #undef DISPATCH
       return false;
 }

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "cuzk/sha256.h"
+#include "cuzk/hashes/sha256.h"
 #include "hashes/sha256_internal.h"
 #include "rng.h"
 

@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "cuzk/snap.h"
+#include "cuzk/snap/snap.h"
 #include "pce_check.h"
 #include "rng.h"
 

@@ -19,8 +19,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "cuzk/post.h"
-#include "cuzk/snap.h"
+#include "cuzk/post/post.h"
+#include "cuzk/snap/snap.h"
 #include "rng.h"
 
 #define MiB (UINT64_C(1) << 20)

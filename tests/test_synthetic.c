@@ -18,12 +18,12 @@
 #include <string.h>
 
 #include "check.h"
-#include "cuzk/c1.h"
-#include "cuzk/c2.h"
 #include "cuzk/filecoin/seal.h"
-#include "cuzk/kinds.h"
-#include "cuzk/post.h"
-#include "cuzk/snap.h"
+#include "cuzk/kinds/kinds.h"
+#include "cuzk/porep/c1.h"
+#include "cuzk/porep/c2.h"
+#include "cuzk/post/post.h"
+#include "cuzk/snap/snap.h"
 #include "filecoin/seal.h"
 #include "filecoin/sparse_tree.h"
 #include "rng.h"

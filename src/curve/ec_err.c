@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Messages for the curve layer's error codes. */
-#include "cuzk/curve.h"
+#include "cuzk/curve/curve.h"
 
 const char *cuzk_ec_strerror(cuzk_ec_err e) {
   switch (e) {

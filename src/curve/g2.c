@@ -3,7 +3,7 @@
  * templates; the subgroup test uses the untwist-Frobenius-twist endomorphism psi. */
 #include <string.h>
 
-#include "cuzk/curve.h"
+#include "cuzk/curve/curve.h"
 #include "field/consts.h"
 #include "field/fp_inline.h"
 #include "field/limbs.h"

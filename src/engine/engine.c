@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
-/* The engine's public face (include/cuzk/engine.h): configuration, threads, submission,
+/* The engine's public face (include/cuzk/engine/engine.h): configuration, threads, submission,
  * watches, cancellation, status, shutdown. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -8,7 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cuzk/msm_calibration.h"
+#include "cuzk/msm/msm_calibration.h"
 #include "engine/engine_internal.h"
 
 const char *cuzk_engine_strerror(cuzk_engine_err e) {

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
- * The engine's shared state (include/cuzk/engine.h). One mutex (e->mu) guards everything below
- * that changes after creation; the heavy work (C1 parsing, synthesis, proving, parameter loading,
- * verification, watch callbacks) always runs with it released. Jobs move
+ * The engine's shared state (include/cuzk/engine/engine.h). One mutex (e->mu) guards everything
+ * below that changes after creation; the heavy work (C1 parsing, synthesis, proving, parameter
+ * loading, verification, watch callbacks) always runs with it released. Jobs move
  * QUEUED -> PREPARING -> RUNNING -> FINISHING -> ENDED; the active list holds the first four in
  * scheduling order (priority, then submission order), which is also the order partitions are
  * synthesized and proven in.
@@ -15,16 +15,16 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "cuzk/engine.h"
-#include "cuzk/file_map.h"
-#include "cuzk/g16_backend.h"
-#include "cuzk/groth16.h"
-#include "cuzk/kinds.h"
-#include "cuzk/pce.h"
-#include "cuzk/pool.h"
-#include "cuzk/progress.h"
-#include "cuzk/prom.h"
-#include "cuzk/r1cs.h"
+#include "cuzk/engine/engine.h"
+#include "cuzk/groth16/g16_backend.h"
+#include "cuzk/groth16/groth16.h"
+#include "cuzk/kinds/kinds.h"
+#include "cuzk/r1cs/pce.h"
+#include "cuzk/r1cs/r1cs.h"
+#include "cuzk/util/file_map.h"
+#include "cuzk/util/pool.h"
+#include "cuzk/util/progress.h"
+#include "cuzk/util/prom.h"
 
 typedef enum { JOB_QUEUED, JOB_PREPARING, JOB_RUNNING, JOB_FINISHING, JOB_ENDED } job_state;
 

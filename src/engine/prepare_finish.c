@@ -2,7 +2,7 @@
 /* What the engine does around every proof kind (docs/engine.md "Proof kinds"): before the first
  * partition, the kind's prepare over the job's request and the acquisition of its parameter set;
  * after the last one, the kind's self-check and the proof bytes (192 per partition, in partition
- * order). The kinds themselves are descriptors (cuzk/kinds.h, docs/kinds.md). */
+ * order). The kinds themselves are descriptors (cuzk/kinds/kinds.h, docs/kinds.md). */
 #include <stdio.h>
 #include <stdlib.h>
 

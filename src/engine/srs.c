@@ -13,7 +13,7 @@
 #include <malloc.h> /* malloc_trim */
 #endif
 
-#include "cuzk/sha256.h"
+#include "cuzk/hashes/sha256.h"
 #include "engine/engine_internal.h"
 
 /* Before a partition was measured: the witness, PROVE mode's a, b, c and densities, and what the
@@ -61,8 +61,9 @@ static bool file_ok(const char *base, const char *ext) {
 }
 
 /* The daemon's log while TEST parameters are generated (minutes for the larger test sizes): the
- * generator's progress (cuzk/progress.h, points of the query vectors) as info lines, the first,
- * then at most one every ENG_PROGRESS_LOG_S seconds, and the last; the others as debug lines. */
+ * generator's progress (cuzk/util/progress.h, points of the query vectors) as info lines, the
+ * first, then at most one every ENG_PROGRESS_LOG_S seconds, and the last; the others as debug
+ * lines. */
 #define ENG_PROGRESS_LOG_S 5.0
 typedef struct {
   cuzk_engine *e;

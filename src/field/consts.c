@@ -107,7 +107,7 @@ const cuzk_fp2 CUZK_G2_PSI_CY = {
       0x2da2596696cebc1dULL, 0x0e2b7eedbbfd87d2ULL}}};
 const uint64_t CUZK_Z_ABS = 0xd201000000010000ULL;
 
-/* Zero and one of every field in the tower (public, declared in cuzk/field.h). */
+/* Zero and one of every field in the tower (public, declared in cuzk/field/field.h). */
 const cuzk_fp cuzk_fp_zero = {{0}};
 const cuzk_fp cuzk_fp_one = {{0x760900000002fffdULL, 0xebf4000bc40c0002ULL, 0x5f48985753c758baULL,
                               0x77ce585370525745ULL, 0x5c071a97a256ec6dULL, 0x15f65ec3fa80e493ULL}};

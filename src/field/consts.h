@@ -4,7 +4,7 @@
 #ifndef CUZK_FIELD_CONSTS_H
 #define CUZK_FIELD_CONSTS_H
 
-#include "cuzk/field.h"
+#include "cuzk/field/field.h"
 
 /* Plain little-endian integers. */
 extern const uint64_t CUZK_P[6], CUZK_P_R[6], CUZK_P_R2[6], CUZK_P_R3[6], CUZK_P_N0;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Fp, the 381-bit base field: arithmetic from the shared template plus square roots, the ZCash
  * sign and the 48-byte big-endian codec. */
-#include "cuzk/field.h"
+#include "cuzk/field/field.h"
 #include "field/consts.h"
 
 #define PF_T cuzk_fp

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Fp2 = Fp[u]/(u^2 + 1). Operation counts in Fp multiplications (M) and squarings (S). */
-#include "cuzk/field.h"
+#include "cuzk/field/field.h"
 #include "field/consts.h"
 #include "field/mont.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Fp6 = Fp2[v]/(v^3 - xi), xi = u + 1. Counts in Fp2 multiplications (m) and squarings (s). */
-#include "cuzk/field.h"
+#include "cuzk/field/field.h"
 #include "field/consts.h"
 #include "field/fp_inline.h"
 

@@ -26,15 +26,16 @@
  * the reduction.
  *
  * Use. Every function here needs AVX-512F and IFMA: call them only from functions marked
- * FP52_FN after cuzk_field_ifma_enabled() (cuzk/field.h) returned true; the scalar kernels are the
- * fallback. The constants (cuzk_fp52_c) are set up before main from CUZK_P (kernel_select.c).
+ * FP52_FN after cuzk_field_ifma_enabled() (cuzk/field/field.h) returned true; the scalar kernels
+ * are the fallback. The constants (cuzk_fp52_c) are set up before main from CUZK_P
+ * (kernel_select.c).
  */
 #ifndef CUZK_FIELD_FP_IFMA_H
 #define CUZK_FIELD_FP_IFMA_H
 
 #include <stdint.h>
 
-#include "cuzk/field.h"
+#include "cuzk/field/field.h"
 
 /* The constants of the 52-form, derived from consts.c before main (kernel_select.c). */
 typedef struct {

@@ -7,7 +7,7 @@
 #ifndef CUZK_FIELD_FP_INLINE_H
 #define CUZK_FIELD_FP_INLINE_H
 
-#include "cuzk/field.h"
+#include "cuzk/field/field.h"
 #include "field/consts.h"
 #include "field/limbs.h"
 #include "field/mont.h"

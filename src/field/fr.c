@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Fr, the 255-bit scalar field: arithmetic from the shared template plus the 32-byte
  * little-endian codec of Scalar::to_repr (docs/spec/groth16.md §1.7). */
-#include "cuzk/field.h"
+#include "cuzk/field/field.h"
 #include "field/consts.h"
 
 #define PF_T cuzk_fr

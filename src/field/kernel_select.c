@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Run-time choice of the Montgomery kernels: ADX assembly when CPUID reports BMI2 (MULX) and
- * ADX (ADCX/ADOX), portable C otherwise or with CUZK_FORCE_PORTABLE (cuzk/cpu.h). Decided once,
- * before main, by a constructor, which also sets up the 8-lane IFMA Fp kernel (field/fp_ifma.h):
- * its constants, and whether callers may use it. */
+ * ADX (ADCX/ADOX), portable C otherwise or with CUZK_FORCE_PORTABLE (cuzk/util/cpu.h). Decided
+ * once, before main, by a constructor, which also sets up the 8-lane IFMA Fp kernel
+ * (field/fp_ifma.h): its constants, and whether callers may use it. */
 #include <stdatomic.h>
 
-#include "cuzk/cpu.h"
-#include "cuzk/field.h"
+#include "cuzk/field/field.h"
+#include "cuzk/util/cpu.h"
 #include "field/consts.h"
 #include "field/fp_ifma.h"
 #include "field/limbs.h"

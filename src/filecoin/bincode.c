@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cuzk/filecoin/bincode.h"
-#include "cuzk/poseidon.h"
+#include "cuzk/hashes/poseidon.h"
 
 /* ---- reader -------------------------------------------------------------------------------- */
 void cuzk_bc_init(cuzk_bc_reader *r, const uint8_t *buf, size_t len, char *msg, size_t msg_len) {

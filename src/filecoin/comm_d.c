@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "cuzk/filecoin/sector.h"
-#include "cuzk/pool.h"
-#include "cuzk/sha256.h"
+#include "cuzk/hashes/sha256.h"
+#include "cuzk/util/pool.h"
 
 /* Z_0 = 32 zero bytes, Z_{k+1} = trunc254(SHA-256(Z_k ‖ Z_k)): the root of 32 * 2^k zero bytes
  * (docs/spec/sdr-vanilla.md §3.4; levels 0-17 as Curio's supraseal tree_d_cc_nodes.h). The test

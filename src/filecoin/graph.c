@@ -4,7 +4,7 @@
  * stacked/vanilla/graph.rs::correspondent) and the 14-parent list (§5.4). */
 #include <string.h>
 
-#include "cuzk/sha256.h"
+#include "cuzk/hashes/sha256.h"
 #include "filecoin/graph.h"
 
 const char *cuzk_sdr_graph_strerror(cuzk_sdr_graph_err e) {

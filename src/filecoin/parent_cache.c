@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuzk/sha256.h"
+#include "cuzk/hashes/sha256.h"
 #include "filecoin/graph.h"
 
 /* Nodes generated per chunk: 2^16 nodes = 3.5 MiB of parents. Generation (~50 BLAKE2b per node)

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "cuzk/filecoin/sector.h"
-#include "cuzk/sha256.h"
+#include "cuzk/hashes/sha256.h"
 
 #define MINIMUM_PIECE_SIZE 127 /* unpadded bytes of the smallest piece (128 padded) */
 #define MAX_SECTOR_BYTES (UINT64_C(64) << 30)

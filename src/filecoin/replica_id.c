@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "cuzk/filecoin/sector.h"
-#include "cuzk/sha256.h"
+#include "cuzk/hashes/sha256.h"
 
 /* A 136-byte message; sector_id is the one big-endian integer in it. */
 void cuzk_porep_replica_id(uint8_t out[32], const uint8_t prover_id[32], uint64_t sector_id,

@@ -4,7 +4,7 @@
  * (SHA-NI when present) rather than through the streaming API. */
 #include <string.h>
 
-#include "cuzk/sha256.h"
+#include "cuzk/hashes/sha256.h"
 #include "filecoin/seal.h"
 
 #define MSG_BYTES (64 + 37 * 32) /* replica_id, layer/node block, 37 parent labels */

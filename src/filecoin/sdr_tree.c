@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuzk/poseidon.h"
+#include "cuzk/hashes/poseidon.h"
 #include "filecoin/seal.h"
 
 bool cuzk_sdr_encode(uint8_t *replica, const uint8_t *key, const uint8_t *data, uint64_t n) {

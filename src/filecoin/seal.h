@@ -13,10 +13,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cuzk/field.h"
+#include "cuzk/field/field.h"
 #include "cuzk/filecoin/sdr_graph.h"
 #include "cuzk/filecoin/seal.h"
-#include "cuzk/pool.h"
+#include "cuzk/util/pool.h"
 
 /* ---- labels (sdr_labels.c, docs/spec/sdr-vanilla.md §6) -------------------------------------- */
 /* The label of node v in layer l (1-based): SHA-256 of replica_id, (l BE32, v BE64, 20 zero

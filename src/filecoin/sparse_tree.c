@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuzk/field.h"
-#include "cuzk/poseidon.h"
+#include "cuzk/field/field.h"
+#include "cuzk/hashes/poseidon.h"
 
 void cuzk_sparse_free(cuzk_sparse_tree *t) {
   if (!t) return;

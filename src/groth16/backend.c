@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "cuzk/g16_backend.h"
+#include "cuzk/groth16/g16_backend.h"
 
 cuzk_g16_err cuzk_g16_attach(cuzk_g16_set **out, const cuzk_g16_backend *be,
                              const cuzk_g16_source *src, const cuzk_g16_exec *x, char *msg,

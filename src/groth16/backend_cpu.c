@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuzk/g16_backend.h"
-#include "cuzk/msm.h"
-#include "cuzk/ntt.h"
+#include "cuzk/groth16/g16_backend.h"
+#include "cuzk/msm/msm.h"
+#include "cuzk/ntt/ntt.h"
 #include "groth16/g16_internal.h"
 
 /* A set's bases: the caller's decoded set, one decoded from a mapping (owned), or the file read

@@ -6,11 +6,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "cuzk/file_map.h"
-#include "cuzk/g16_backend.h"
-#include "cuzk/groth16.h"
-#include "cuzk/msm.h"
-#include "cuzk/ntt.h"
+#include "cuzk/groth16/g16_backend.h"
+#include "cuzk/groth16/groth16.h"
+#include "cuzk/msm/msm.h"
+#include "cuzk/ntt/ntt.h"
+#include "cuzk/util/file_map.h"
 
 /* Parameter sets and verifying keys are allocated here only, so that cuzk_g16_params_free and
  * cuzk_g16_vk_free can release what any producer (readers, generator) made. Vectors are large

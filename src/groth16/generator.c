@@ -7,7 +7,8 @@
  * Every scalar multiplication has a fixed base (g1 or g2): a table of d·2^(c·w)·g for the
  * c-bit windows w and digits d = 1..2^c - 1 (c from fb_width, up to 12) turns each into one
  * addition per window, done in affine form for a chunk of scalars at once with one inversion per
- * window (Montgomery's trick): cuzk/msm.h's batched affine sums, on the IFMA lanes where enabled.
+ * window (Montgomery's trick): cuzk/msm/msm.h's batched affine sums, on the IFMA lanes where
+ * enabled.
  */
 #define _POSIX_C_SOURCE 200809L /* pwrite */
 #include <errno.h>
@@ -16,9 +17,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cuzk/msm.h"
-#include "cuzk/ntt.h"
-#include "cuzk/sha256.h"
+#include "cuzk/hashes/sha256.h"
+#include "cuzk/msm/msm.h"
+#include "cuzk/ntt/ntt.h"
 #include "groth16/g16_internal.h"
 
 #define FB_CHUNK 256 /* results normalized together */
@@ -109,8 +110,8 @@ static unsigned fb_digit(const uint64_t x[4], unsigned c, unsigned w) {
     atomic_bool failed, cancelled;                                                           \
   } G##_fb_job;                                                                              \
                                                                                              \
-  /* A chunk's results accumulate as cuzk/msm.h's batched affine sums, window by window: the \
-   * additions of one window share one inversion and run on the IFMA lanes where enabled. */ \
+  /* A chunk's results accumulate as cuzk/msm/msm.h's batched affine sums, window by window: \
+   * one window's additions share one inversion and run on the IFMA lanes where enabled. */  \
   typedef struct {                                                                           \
     uint64_t x[FB_CHUNK][4];                                                                 \
     uint32_t idx[FB_CHUNK];                                                                  \
@@ -391,9 +392,9 @@ done:
 }
 
 /* ---- the streaming generator (docs/groth16.md "TEST parameters written as they are made") ----
- * The same parameters as cuzk_g16_generate, computed from the recorded matrices (cuzk/pce.h) and
- * written straight into the file at their final offsets: nothing of the size of a query vector is
- * ever held. The variables are taken in ranges ("passes"): a pass zeroes a(tau), b(tau), c(tau)
+ * The same parameters as cuzk_g16_generate, computed from the recorded matrices (cuzk/r1cs/pce.h)
+ * and written straight into the file at their final offsets: nothing of the size of a query vector
+ * is ever held. The variables are taken in ranges ("passes"): a pass zeroes a(tau), b(tau), c(tau)
  * for its range, walks every row of the three matrices adding coefficient x L_row(tau) for the
  * columns inside the range (the Lagrange values computed a block of rows at a time, never stored
  * whole), then turns its range into the l (or ic), a, b_g1 and b_g2 points it owns. The vector

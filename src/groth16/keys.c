@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuzk/pool.h"
+#include "cuzk/util/pool.h"
 #include "groth16/g16_internal.h"
 
 /* A vector of n points of size sz: a buffer-cache buffer (never NULL for n = 0: one element). */

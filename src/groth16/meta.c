@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cuzk/groth16.h"
+#include "cuzk/groth16/groth16.h"
 
 /* The mark of TEST parameters, written and recognised here only. */
 #define TEST_NOTE                                                                             \

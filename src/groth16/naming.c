@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cuzk/sha256.h"
+#include "cuzk/hashes/sha256.h"
 #include "groth16/g16_internal.h"
 
 cuzk_g16_err cuzk_g16_cache_id(char *out, size_t len, const char *prefix, const char *identifier) {

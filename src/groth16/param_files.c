@@ -13,9 +13,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cuzk/errmsg.h"
-#include "cuzk/groth16.h"
-#include "cuzk/sha256.h"
+#include "cuzk/groth16/groth16.h"
+#include "cuzk/hashes/sha256.h"
+#include "cuzk/util/errmsg.h"
 #include "groth16/g16_internal.h"
 
 #define fail CUZK_FAIL

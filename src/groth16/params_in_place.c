@@ -2,7 +2,7 @@
 /*
  * A parameter set read in place (docs/groth16.md "Parameters read in place"): the .params file
  * stays mapped, its verifying key is decoded, and the MSMs decode each chunk of bases from the
- * mapping as they consume it (cuzk/msm.h's streamed MSMs). Every point of the file is checked
+ * mapping as they consume it (cuzk/msm/msm.h's streamed MSMs). Every point of the file is checked
  * once — canonical, on the curve, not the identity, and in the subgroup when asked — and marked
  * so (params_mark.c), so that later loads of the same file skip the check.
  */
@@ -14,7 +14,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "cuzk/errmsg.h"
+#include "cuzk/util/errmsg.h"
 #include "groth16/g16_internal.h"
 
 #define fail CUZK_FAIL

@@ -32,8 +32,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cuzk/file_map.h"
-#include "cuzk/pool.h"
+#include "cuzk/util/file_map.h"
+#include "cuzk/util/pool.h"
 #include "groth16/g16_internal.h"
 
 #define G1U CUZK_G1_UNCOMPRESSED_BYTES

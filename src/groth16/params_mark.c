@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cuzk/sha256.h"
+#include "cuzk/hashes/sha256.h"
 #include "groth16/g16_internal.h"
 
 /* Bytes of the file's head and tail in its identity digest: the verifying key and the vector

@@ -7,7 +7,7 @@
  *   A = alpha_1 + A_sum + r delta_1,   B = beta_2 + B2_sum + s delta_2,
  *   C = s A_sum + r B1_sum + (r s) delta_1 + s alpha_1 + r beta_1 + H + L.
  * The prover decides the stages and their order; the work runs on the parameter set's backend
- * (cuzk/g16_backend.h, docs/backends.md), which alone knows where the bases and the domain
+ * (cuzk/groth16/g16_backend.h, docs/backends.md), which alone knows where the bases and the domain
  * vectors live. cuzk_g16_prove and cuzk_g16_prove_pce are the CPU backend on a decoded set.
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
@@ -15,10 +15,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "cuzk/g16_backend.h"
-#include "cuzk/groth16.h"
-#include "cuzk/pce.h"
-#include "cuzk/pool.h"
+#include "cuzk/groth16/g16_backend.h"
+#include "cuzk/groth16/groth16.h"
+#include "cuzk/r1cs/pce.h"
+#include "cuzk/util/pool.h"
 #include "groth16/g16_internal.h"
 
 static double now_s(void) {

@@ -5,7 +5,7 @@
 #include <errno.h>
 #include <sys/random.h>
 
-#include "cuzk/sha256.h"
+#include "cuzk/hashes/sha256.h"
 #include "groth16/g16_internal.h"
 
 bool g16_os_random(void *buf, size_t n) {

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuzk/msm.h"
-#include "cuzk/pairing.h"
+#include "cuzk/msm/msm.h"
+#include "cuzk/pairing/pairing.h"
 #include "groth16/g16_internal.h"
 
 struct cuzk_g16_pvk {

@@ -7,7 +7,7 @@
 #ifndef CUZK_HASHES_FR_OPS_H
 #define CUZK_HASHES_FR_OPS_H
 
-#include "cuzk/field.h"
+#include "cuzk/field/field.h"
 #include "field/consts.h"
 #include "field/limbs.h"
 #include "field/mont.h"

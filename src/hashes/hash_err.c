@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
-#include "cuzk/poseidon.h"
+#include "cuzk/hashes/poseidon.h"
 
 const char *cuzk_hash_strerror(cuzk_hash_err e) {
   switch (e) {

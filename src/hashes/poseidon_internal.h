@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "cuzk/poseidon.h"
+#include "cuzk/hashes/poseidon.h"
 
 #define POSEIDON_FULL_ROUNDS 8
 

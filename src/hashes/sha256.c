@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* SHA-256 hashing over the compression kernel: padding (FIPS 180-4 §5.1.1), streaming, and the
  * Filecoin 254-bit truncation. */
-#include "cuzk/sha256.h"
+#include "cuzk/hashes/sha256.h"
 
 #include <string.h>
 

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Run-time choice of the SHA-256 kernel: SHA-NI when CPUID reports SHA, SSSE3 and SSE4.1, else
- * portable C (also with CUZK_FORCE_PORTABLE, cuzk/cpu.h). Decided once, before main, by a
+ * portable C (also with CUZK_FORCE_PORTABLE, cuzk/util/cpu.h). Decided once, before main, by a
  * constructor (as the field layer's kernels). */
-#include "cuzk/cpu.h"
-#include "cuzk/sha256.h"
+#include "cuzk/hashes/sha256.h"
+#include "cuzk/util/cpu.h"
 #include "hashes/sha256_internal.h"
 
 #if defined(__x86_64__)

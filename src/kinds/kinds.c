@@ -5,7 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "cuzk/errmsg.h"
+#include "cuzk/util/errmsg.h"
 #include "kinds/kinds_internal.h"
 
 /* The order GetStatus lists the parameter sets in. A new kind: one line here. */

@@ -4,7 +4,7 @@
 #ifndef CUZK_KINDS_INTERNAL_H
 #define CUZK_KINDS_INTERNAL_H
 
-#include "cuzk/kinds.h"
+#include "cuzk/kinds/kinds.h"
 
 /* The five registered sector sizes' circuits of a kind, "<prefix>-2k" ... "<prefix>-64g"; ids[i]
  * is the registered proof id that stands for size i (the circuits' arg). */

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* The PoRep C2 kind (docs/kinds.md, docs/porep.md): the C1 is parsed (raw JSON or Curio's
- * envelope) and checked against the request and by seal_commit_phase2's rules (cuzk/c2.h) before
- * any partition runs; partitions are the StackedCircuit's; the self-check is verify_seal's. */
+ * envelope) and checked against the request and by seal_commit_phase2's rules (cuzk/porep/c2.h)
+ * before any partition runs; partitions are the StackedCircuit's; the self-check: verify_seal's. */
 #include <stdlib.h>
 
-#include "cuzk/c1.h"
-#include "cuzk/c2.h"
-#include "cuzk/errmsg.h"
+#include "cuzk/porep/c1.h"
+#include "cuzk/porep/c2.h"
+#include "cuzk/util/errmsg.h"
 #include "kinds/kinds_internal.h"
 
 typedef struct {

@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cuzk/errmsg.h"
-#include "cuzk/post.h"
+#include "cuzk/post/post.h"
+#include "cuzk/util/errmsg.h"
 #include "kinds/kinds_internal.h"
 
 /* One circuit per type and sector size; Window V1 (5-9) and V1_1 (10-14) ids share it (the

@@ -6,8 +6,8 @@
  * request's commitments. */
 #include <stdlib.h>
 
-#include "cuzk/errmsg.h"
-#include "cuzk/snap.h"
+#include "cuzk/snap/snap.h"
+#include "cuzk/util/errmsg.h"
 #include "kinds/kinds_internal.h"
 
 static const unsigned ids[CUZK_SNAP_NUM_PROOFS] = {0, 1, 2, 3, 4};

@@ -10,7 +10,7 @@
  * transpose into limb vectors with shuffles. Conversions are one Montgomery product per
  * coordinate.
  *
- * Call only when cuzk_field_ifma_enabled() (cuzk/field.h); the scalar batch is the fallback.
+ * Call only when cuzk_field_ifma_enabled() (cuzk/field/field.h); the scalar batch is the fallback.
  */
 #ifndef CUZK_MSM_BATCH_IFMA_H
 #define CUZK_MSM_BATCH_IFMA_H
@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cuzk/curve.h"
+#include "cuzk/curve/curve.h"
 
 typedef struct {
   uint64_t x[8], y[8]; /* 52-form coordinates of an affine point, never infinity */

@@ -11,11 +11,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "cuzk/cpu.h"
-#include "cuzk/curve.h"
-#include "cuzk/field.h"
-#include "cuzk/msm_calibration.h"
-#include "cuzk/pool.h"
+#include "cuzk/curve/curve.h"
+#include "cuzk/field/field.h"
+#include "cuzk/msm/msm_calibration.h"
+#include "cuzk/util/cpu.h"
+#include "cuzk/util/pool.h"
 #include "msm/plan.h"
 
 #define CAL_ROUNDS 2    /* the faster of two interleaved rounds */

@@ -4,7 +4,7 @@
  * lines, every key exactly once, every value checked, so that a damaged or hostile file is
  * refused with its line and key named and never steers a plan.
  */
-#include "cuzk/msm_calibration.h"
+#include "cuzk/msm/msm_calibration.h"
 
 #include <errno.h>
 #include <stdatomic.h>
@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuzk/cpu.h"
-#include "cuzk/errmsg.h"
-#include "cuzk/field.h"
+#include "cuzk/field/field.h"
+#include "cuzk/util/cpu.h"
+#include "cuzk/util/errmsg.h"
 #include "msm/plan.h"
 
 #define CAL_VERSION 1
@@ -30,7 +30,7 @@ static unsigned group_sizes(bool g2) {
 /* ---- the table in use ----------------------------------------------------------------------- */
 
 /* Written only by cuzk_msm_calibration_use, before any plan is made on another thread
- * (cuzk/msm_calibration.h); `active` publishes it. */
+ * (cuzk/msm/msm_calibration.h); `active` publishes it. */
 static cuzk_msm_calibration in_use;
 static atomic_bool active;
 

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cuzk/field.h"
+#include "cuzk/field/field.h"
 
 typedef struct {
   size_t present; /* variables with a base (density bits set) in the range */

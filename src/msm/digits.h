@@ -19,7 +19,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "cuzk/field.h"
+#include "cuzk/field/field.h"
 #include "field/consts.h"
 #include "field/limbs.h"
 

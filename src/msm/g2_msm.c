@@ -2,8 +2,8 @@
 /* MSM over G2 (E'(Fp2)): the shared templates instantiated with Fp2 coordinates. */
 #include <string.h>
 
-#include "cuzk/msm.h"
-#include "cuzk/msm_calibration.h"
+#include "cuzk/msm/msm.h"
+#include "cuzk/msm/msm_calibration.h"
 #include "field/fp_inline.h"
 #include "msm/classify.h"
 #include "msm/digits.h"
@@ -30,7 +30,7 @@
 #include "msm/witness.inc"
 #include "msm/stream.inc"   /* the same over streamed bases */
 #include "msm/batch_affine_ifma_g2.inc" /* the IFMA flush */
-#include "msm/sums.inc"              /* cuzk/msm.h's batched affine sums */
+#include "msm/sums.inc"              /* cuzk/msm/msm.h's batched affine sums */
 /* clang-format on */
 
 /* The plan's costs follow the kernel the batched additions will run on. */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
-#include "cuzk/msm.h"
+#include "cuzk/msm/msm.h"
 
 const char *cuzk_msm_strerror(cuzk_msm_err e) {
   switch (e) {

@@ -11,9 +11,9 @@
  */
 #include "msm/plan.h"
 
-#include "cuzk/curve.h"
-#include "cuzk/field.h"
-#include "cuzk/pool.h"
+#include "cuzk/curve/curve.h"
+#include "cuzk/field/field.h"
+#include "cuzk/util/pool.h"
 
 /* ns on the reference VM; see plan.h. */
 const msm_costs msm_costs_g1 = {.affine_add = 250,

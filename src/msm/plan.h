@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "cuzk/msm.h"
+#include "cuzk/msm/msm.h"
 
 typedef struct {
   cuzk_msm_method method; /* AFFINE, XYZZ or NAIVE (never AUTO) */

@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "cuzk/pool.h"
+#include "cuzk/util/pool.h"
 
 typedef void (*msm_tile_fn)(void *ctx, size_t tile, unsigned slot);
 

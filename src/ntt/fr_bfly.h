@@ -15,7 +15,7 @@
 
 #include <stdint.h>
 
-#include "cuzk/field.h"
+#include "cuzk/field/field.h"
 #include "field/consts.h"
 #include "field/mont.h"
 

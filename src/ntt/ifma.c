@@ -29,8 +29,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "cuzk/cpu.h"
-#include "cuzk/field.h"
+#include "cuzk/field/field.h"
+#include "cuzk/util/cpu.h"
 #include "field/consts.h"
 #include "ntt/pass.h"
 

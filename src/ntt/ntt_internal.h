@@ -19,7 +19,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
-#include "cuzk/ntt.h"
+#include "cuzk/ntt/ntt.h"
 
 /* ---- twiddle tower (twiddles.c) ------------------------------------------------------------
  * Level s holds T_s[j] = ω_{2^(s+1)}^j for j < 2^s. The values do not depend on the transform

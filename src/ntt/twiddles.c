@@ -10,7 +10,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#include "cuzk/pool.h"
+#include "cuzk/util/pool.h"
 #include "field/consts.h"
 #include "ntt/pass.h"
 

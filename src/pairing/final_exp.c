@@ -12,7 +12,7 @@
  *     3 (p^4 - p^2 + 1)/r = 3 + (z - 1)^2 (z + p) (z^2 + p^2 - 1),
  * computed with 5 exponentiations by z, 7 Fp12 products, 2 Frobenius maps and conjugations.
  */
-#include "cuzk/pairing.h"
+#include "cuzk/pairing/pairing.h"
 #include "field/consts.h"
 #include "field/fp_inline.h"
 

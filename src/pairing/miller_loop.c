@@ -15,7 +15,7 @@
  */
 #include <assert.h>
 
-#include "cuzk/pairing.h"
+#include "cuzk/pairing/pairing.h"
 #include "field/consts.h"
 #include "field/fp_inline.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* The pairing and the product check: Miller loop(s), then one final exponentiation. */
-#include "cuzk/pairing.h"
+#include "cuzk/pairing/pairing.h"
 
 void cuzk_pairing(cuzk_fp12 *r, const cuzk_g1_affine *p, const cuzk_g2_affine *q) {
   cuzk_fp12 f;

@@ -2,7 +2,7 @@
 /* C1 output: registered-proof table, arena, construction and release (the shape check is
  * c1_check.c). */
 #include "porep/c1.h"
-#include "cuzk/porep.h"
+#include "cuzk/porep/porep.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
-/* The C1 output inside the porep layer: the public contract is include/cuzk/c1.h; errors are
+/* The C1 output inside the porep layer: the public contract is include/cuzk/porep/c1.h; errors are
  * reported as everywhere in the layer (porep/fail.h). */
 #ifndef CUZK_POREP_C1_H
 #define CUZK_POREP_C1_H
@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cuzk/c1.h"
+#include "cuzk/porep/c1.h"
 #include "porep/fail.h"
 
 /* What every challenge proof of a C1 partition must look like (docs/spec/sdr-vanilla.md §9.2):

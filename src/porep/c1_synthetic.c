@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
-/* A synthetic C1 for benchmarks (cuzk/c1.h cuzk_c1_new_synthetic, docs/porep.md "Synthetic C1 for
- * benchmarks"): the shape of a registered proof's C1 filled with made-up values that pass the
+/* A synthetic C1 for benchmarks (cuzk/porep/c1.h cuzk_c1_new_synthetic, docs/porep.md "Synthetic C1
+ * for benchmarks"): the shape of a registered proof's C1 filled with made-up values that pass the
  * circuit's own input checks (cuzk_stacked_check_c1), so a production-size partition can be
  * synthesized on a machine that cannot seal a production-size sector. */
 #include <string.h>
 
-#include "cuzk/c1.h"
+#include "cuzk/porep/c1.h"
 
 typedef struct {
   uint64_t s;

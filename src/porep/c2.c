@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* PoRep C2 file names, test parameters, pre-proving checks, public inputs and verification;
- * see cuzk/c2.h. */
-#include "cuzk/c2.h"
+ * see cuzk/porep/c2.h. */
+#include "cuzk/porep/c2.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuzk/vanilla.h"
+#include "cuzk/porep/vanilla.h"
 #include "porep/fail.h"
 
 #define NPARENTS (CUZK_STACKED_DRG_PARENTS + CUZK_STACKED_EXP_PARENTS)

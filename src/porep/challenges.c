@@ -5,8 +5,8 @@
 #include <sodium.h>
 #include <string.h>
 
-#include "cuzk/porep.h"
-#include "cuzk/sha256.h"
+#include "cuzk/hashes/sha256.h"
+#include "cuzk/porep/porep.h"
 
 static const char ni_tag[] = "filecoin.io|PoRep|1|NonInteractive|1";
 static const char synth_gen_tag[] = "filecoin.io|PoRep|1|Synthetic|1|Generation";

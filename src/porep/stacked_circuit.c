@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* StackedCircuit (docs/spec/porep-circuit.md §4) and its public inputs (§5); see
- * cuzk/stacked_circuit.h. */
-#include "cuzk/stacked_circuit.h"
+ * cuzk/porep/stacked_circuit.h. */
+#include "cuzk/porep/stacked_circuit.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuzk/gadgets.h"
-#include "cuzk/poseidon.h"
+#include "cuzk/hashes/poseidon.h"
+#include "cuzk/r1cs/gadgets.h"
 #include "porep/c1.h"
 
 #define NPARENTS (CUZK_STACKED_DRG_PARENTS + CUZK_STACKED_EXP_PARENTS) /* 14 */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
- * The C1 of a synthetic sector of any size (cuzk/c1.h cuzk_c1_new_synthetic_sector, docs/porep.md
- * "Synthetic sectors"): a CC sector (all-zero data) whose labels are real only where a proof looks.
- * Every challenged node's L labels are computed with the real labeling function
+ * The C1 of a synthetic sector of any size (cuzk/porep/c1.h cuzk_c1_new_synthetic_sector,
+ * docs/porep.md "Synthetic sectors"): a CC sector (all-zero data) whose labels are real only where
+ * a proof looks. Every challenged node's L labels are computed with the real labeling function
  * (cuzk_sdr_label) from its 14 parents' labels, layer by layer; a parent that is not itself
  * challenged gets made-up labels (a hash of replica_id, node and layer). The replica node is key +
  * data as sealing makes it. tree_d, tree_c and tree_r_last are sparse trees
@@ -17,10 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuzk/c1.h"
-#include "cuzk/porep.h"
-#include "cuzk/poseidon.h"
-#include "cuzk/sha256.h"
+#include "cuzk/hashes/poseidon.h"
+#include "cuzk/hashes/sha256.h"
+#include "cuzk/porep/c1.h"
+#include "cuzk/porep/porep.h"
 #include "filecoin/seal.h"
 #include "filecoin/sparse_tree.h"
 #include "porep/c1.h"

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* C1 vanilla proofs of a sector sealed in memory and their native verification
- * (include/cuzk/vanilla.h). */
+ * (include/cuzk/porep/vanilla.h). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuzk/poseidon.h"
-#include "cuzk/sha256.h"
-#include "cuzk/vanilla.h"
+#include "cuzk/hashes/poseidon.h"
+#include "cuzk/hashes/sha256.h"
+#include "cuzk/porep/vanilla.h"
 #include "filecoin/seal.h"
 #include "porep/c1.h"
 

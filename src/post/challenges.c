@@ -3,7 +3,7 @@
  * each API version, one sector's list, and the chain's Winning sector selection. */
 #include <string.h>
 
-#include "cuzk/sha256.h"
+#include "cuzk/hashes/sha256.h"
 #include "post/post_internal.h"
 
 static void put_u64_le(uint8_t *out, uint64_t v) {

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cuzk/filecoin/bincode.h"
-#include "cuzk/gadgets.h"
+#include "cuzk/r1cs/gadgets.h"
 #include "post/post_internal.h"
 
 typedef struct {

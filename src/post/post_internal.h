@@ -5,10 +5,10 @@
 
 #include <stddef.h>
 
-#include "cuzk/errmsg.h"
-#include "cuzk/post.h"
+#include "cuzk/post/post.h"
+#include "cuzk/util/errmsg.h"
 
-/* Formats the message into msg (if msg && len) and evaluates to e (cuzk/errmsg.h). */
+/* Formats the message into msg (if msg && len) and evaluates to e (cuzk/util/errmsg.h). */
 #define cuzk_post_fail CUZK_FAIL
 
 #endif

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "cuzk/filecoin/seal.h"
-#include "cuzk/poseidon.h"
-#include "cuzk/sha256.h"
+#include "cuzk/hashes/poseidon.h"
+#include "cuzk/hashes/sha256.h"
 #include "filecoin/seal.h"
 #include "post/post_internal.h"
 

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cuzk/poseidon.h"
+#include "cuzk/hashes/poseidon.h"
 #include "filecoin/seal.h"
 #include "post/post_internal.h"
 

@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "cuzk/field.h"
+#include "cuzk/field/field.h"
 #include "util/vec.h"
 
 #define COEF_DICT_MAX 65535u

@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "cuzk/r1cs.h"
+#include "cuzk/r1cs/r1cs.h"
 #include "r1cs/coef_dict.h"
 #include "util/vec.h"
 

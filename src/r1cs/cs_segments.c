@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
- * Segments (cuzk/r1cs.h, docs/r1cs.md "Parallel witness"): parts of a circuit that read only what
- * was synthesized before them, such as a PoRep partition's challenges. A recording notes where
+ * Segments (cuzk/r1cs/r1cs.h, docs/r1cs.md "Parallel witness"): parts of a circuit that read only
+ * what was synthesized before them, such as a PoRep partition's challenges. A recording notes where
  * each starts; a later witness synthesis of the same circuit then knows every segment's variable
  * and constraint numbers in advance and runs the segments at once, each on a view of the
  * constraint system that writes into the shared witness at its own place.

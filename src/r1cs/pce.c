@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
-/* Pre-compiled constraint evaluation (cuzk/pce.h, docs/r1cs.md "Pre-compiled constraints"): the
- * RECORD matrices in compact form (4-byte column, 2-byte coefficient index), their densities and
- * accessors. Their products with a witness: pce_eval.c. */
+/* Pre-compiled constraint evaluation (cuzk/r1cs/pce.h, docs/r1cs.md "Pre-compiled constraints"):
+ * the RECORD matrices in compact form (4-byte column, 2-byte coefficient index), their densities
+ * and accessors. Their products with a witness: pce_eval.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuzk/pce.h"
+#include "cuzk/r1cs/pce.h"
 #include "field/consts.h"
 #include "field/limbs.h"
 #include "r1cs/coef_dict.h"

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
-/* The evaluator's product a, b, c = A·z, B·z, C·z (cuzk/pce.h, docs/r1cs.md "Pre-compiled
+/* The evaluator's product a, b, c = A·z, B·z, C·z (cuzk/r1cs/pce.h, docs/r1cs.md "Pre-compiled
  * constraints"): row ranges in parallel on the shared pool, one kernel for the whole domain
  * (the prover) and for row windows (synth-only). */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuzk/pce.h"
+#include "cuzk/r1cs/pce.h"
 #include "field/consts.h"
 #include "field/limbs.h"
 #include "field/mont.h"

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
- * The evaluator kept on disk next to its parameters (cuzk/pce.h, docs/r1cs.md "The .pce file"):
- * recording a 32 GiB circuit takes tens of seconds and is the same every time. The file is never
- * trusted: header fields, the caller's tag (which circuit, which parameters), the exact size, a
- * SHA-256 of the body and the matrices' structure are all checked before it is used; any failure
+ * The evaluator kept on disk next to its parameters (cuzk/r1cs/pce.h, docs/r1cs.md "The .pce
+ * file"): recording a 32 GiB circuit takes tens of seconds and is the same every time. The file is
+ * never trusted: header fields, the caller's tag (which circuit, which parameters), the exact size,
+ * a SHA-256 of the body and the matrices' structure are all checked before it is used; any failure
  * is reported so the caller records again and rewrites it.
  *
  * Version 3 starts every piece of the body at a multiple of 64 bytes (zero padding between), so
@@ -22,8 +22,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cuzk/errmsg.h"
-#include "cuzk/sha256.h"
+#include "cuzk/hashes/sha256.h"
+#include "cuzk/util/errmsg.h"
 #include "field/consts.h"
 #include "field/limbs.h"
 #include "r1cs/coef_dict.h"

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
-/* The evaluator's state (cuzk/pce.h), shared by pce.c (recording, evaluation) and pce_file.c
+/* The evaluator's state (cuzk/r1cs/pce.h), shared by pce.c (recording, evaluation) and pce_file.c
  * (the .pce file). */
 #ifndef CUZK_R1CS_PCE_INTERNAL_H
 #define CUZK_R1CS_PCE_INTERNAL_H
 
 #include <stdint.h>
 
-#include "cuzk/file_map.h"
-#include "cuzk/pce.h"
+#include "cuzk/r1cs/pce.h"
+#include "cuzk/util/file_map.h"
 #include "util/vec.h"
 
 #define PCE_SMALL_MAX INT32_MAX /* a row has < 2^32 terms: its integer sum fits in int64_t */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Tables of +-2^k in Montgomery form for the bit-packing gadgets (addmany, multipack,
  * to_bits_le), filled before main: every LC term of a packed bit uses one of them. */
-#include "cuzk/r1cs.h"
+#include "cuzk/r1cs/r1cs.h"
 
 static cuzk_fr pow2_tab[256], neg_pow2_tab[256];
 

@@ -8,9 +8,9 @@
 #define _POSIX_C_SOURCE 200809L /* getcwd, inet_pton */
 #include "server/config.h"
 
-#include "cuzk/engine.h" /* the engine's ranges: one table for both */
-#include "cuzk/errmsg.h"
-#include "cuzk/post.h" /* the smallest request (scheduler.max_queued_bytes) */
+#include "cuzk/engine/engine.h" /* the engine's ranges: one table for both */
+#include "cuzk/post/post.h"     /* the smallest request (scheduler.max_queued_bytes) */
+#include "cuzk/util/errmsg.h"
 
 #include "server/toml.h"
 

@@ -1,19 +1,19 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
- * The daemon assembled (include/cuzk/server.h): the configuration (config.c) mapped onto the
+ * The daemon assembled (include/cuzk/server/server.h): the configuration (config.c) mapped onto the
  * engine, the service (service.c) on the gRPC transport (grpc_transport.c), the HTTP status
  * server (http_status.c), and their orderly start and stop.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "cuzk/server.h"
+#include "cuzk/server/server.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuzk/errmsg.h"
-#include "cuzk/version.h"
+#include "cuzk/server/version.h"
+#include "cuzk/util/errmsg.h"
 #include "server/config.h"
 #include "server/grpc_transport.h"
 #include "server/http_status.h"

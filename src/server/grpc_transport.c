@@ -27,7 +27,7 @@
 #include "server/grpc_transport.h"
 #include "server/tls_pem.h"
 
-#include "cuzk/errmsg.h"
+#include "cuzk/util/errmsg.h"
 
 #include <grpc/byte_buffer.h>
 #include <grpc/byte_buffer_reader.h>
@@ -108,7 +108,8 @@ const char *cuzk_rpc_status_name(int status) {
   return status >= 0 && status < (int)(sizeof names / sizeof names[0]) ? names[status] : "?";
 }
 
-/* Formats the message into err (if err && errlen) and evaluates to the code (cuzk/errmsg.h). */
+/* Formats the message into err (if err && errlen) and evaluates to the code
+ * (cuzk/util/errmsg.h). */
 #define fail CUZK_FAIL
 
 static uint64_t mono_ns(void) {

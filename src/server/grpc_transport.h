@@ -12,7 +12,7 @@
  * UNIMPLEMENTED and requests over the size limit RESOURCE_EXHAUSTED without reaching the handler.
  *
  * Client: one blocking unary call, addressed as Curio's Go client addresses the daemon; it and
- * the codes both halves share are public (include/cuzk/rpc.h).
+ * the codes both halves share are public (include/cuzk/server/rpc.h).
  *
  * Library code: errors come back as codes and messages, nothing is printed.
  */
@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cuzk/rpc.h"
+#include "cuzk/server/rpc.h"
 
 #define CUZK_RPC_DEFAULT_MAX_MESSAGE ((size_t)128 << 20) /* server, both directions */
 /* Requests of this size or more reach the handler on one of CUZK_RPC_BULK_THREADS threads of

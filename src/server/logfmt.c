@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
- * The daemon's log lines (include/cuzk/server.h cuzk_log_line_format; docs/config.md "Log lines
- * and client strings"). A job id and a message may hold a client's bytes (a request_id), so
+ * The daemon's log lines (include/cuzk/server/server.h cuzk_log_line_format; docs/config.md "Log
+ * lines and client strings"). A job id and a message may hold a client's bytes (a request_id), so
  * whatever they hold an entry stays one line that cannot move the cursor, recolour the terminal or
  * hide text: text lines write control characters, C1 controls and bytes that are not UTF-8 as \xNN
  * (a backslash as \\), JSON lines write them as \u00NN, or \ufffd for a byte that is not UTF-8.
  */
-#include "cuzk/server.h"
+#include "cuzk/server/server.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuzk/server/version.h"
 #include "cuzk/v1/proving.pb-c.h"
-#include "cuzk/version.h"
 
-/* The engine's kinds and priorities are the proto's values (cuzk/kinds.h): the casts below rely
- * on it. tests/server/test_kinds_proto.c checks the names too. */
+/* The engine's kinds and priorities are the proto's values (cuzk/kinds/kinds.h): the casts below
+ * rely on it. tests/server/test_kinds_proto.c checks the names too. */
 #define SAME_VALUE(ours, proto) _Static_assert((int)(ours) == (int)(proto), #ours " is " #proto)
 SAME_VALUE(CUZK_KIND_UNSPECIFIED, CUZK__V1__PROOF_KIND__PROOF_KIND_UNSPECIFIED);
 SAME_VALUE(CUZK_KIND_POREP_SEAL_COMMIT, CUZK__V1__PROOF_KIND__POREP_SEAL_COMMIT);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
  * cuzk.v1.ProvingEngine on top of the engine: each RPC's protobuf request decoded, mapped onto
- * include/cuzk/engine.h, and answered through the gRPC transport. Waiting RPCs (Prove,
+ * include/cuzk/engine/engine.h, and answered through the gRPC transport. Waiting RPCs (Prove,
  * AwaitProof) hold no thread: they answer from the engine's completion callback. PreloadSRS,
  * which may read gigabytes, runs on the service's one admin thread. Failures of a job are
  * in-band (status FAILED + error_message); gRPC errors are kept for requests that cannot be a job
@@ -12,7 +12,7 @@
 
 #include <stdbool.h>
 
-#include "cuzk/engine.h"
+#include "cuzk/engine/engine.h"
 #include "server/grpc_transport.h"
 
 typedef struct cuzk_service cuzk_service;

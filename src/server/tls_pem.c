@@ -3,7 +3,7 @@
  * parses, the key parses without a passphrase, and it is the first certificate's key. */
 #include "server/tls_pem.h"
 
-#include "cuzk/errmsg.h"
+#include "cuzk/util/errmsg.h"
 
 #include <openssl/err.h>
 #include <openssl/evp.h>

@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "cuzk/rpc.h"
+#include "cuzk/server/rpc.h"
 
 /* cert_pem: one or more PEM certificates (the chain, the server's first); key_pem: an unencrypted
  * PEM private key matching the first certificate; ca_pem (NULL: none): one or more PEM

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
-/* What this build is (include/cuzk/version.h). The commit comes from build_id.c, which the build
- * rewrites only when the commit or the dirty flag changes (src/server/build_id.cmake), so a new
- * commit recompiles that one file; the version comes from CMake (a definition on this file only),
- * the compiler from its own macros, the kernels from the layers that chose them. */
-#include "cuzk/version.h"
+/* What this build is (include/cuzk/server/version.h). The commit comes from build_id.c, which the
+ * build rewrites only when the commit or the dirty flag changes (src/server/build_id.cmake), so a
+ * new commit recompiles that one file; the version comes from CMake (a definition on this file
+ * only), the compiler from its own macros, the kernels from the layers that chose them. */
+#include "cuzk/server/version.h"
 
 #include <stdio.h>
 
-#include "cuzk/field.h"
-#include "cuzk/sha256.h"
+#include "cuzk/field/field.h"
+#include "cuzk/hashes/sha256.h"
 #include "server/build_id.h"
 
 #ifndef CUZK_PROJECT_VERSION

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT OR Apache-2.0
-# cuzk_version: what a build is (include/cuzk/version.h), linked by the programs and the daemon's
-# service. The commit lives in build_id.c, regenerated at every build by build_id.cmake but
+# cuzk_version: what a build is (include/cuzk/server/version.h), linked by the programs and the
+# daemon's service. The commit lives in build_id.c, regenerated at every build by build_id.cmake but
 # rewritten only when it changes; the version is a definition on version.c alone. A new commit
 # therefore recompiles one file and relinks what links this library, nothing else.
 set(CUZK_BUILD_ID_C ${CMAKE_CURRENT_BINARY_DIR}/build_id.c)

@@ -3,7 +3,7 @@
  * arity-2 Poseidon with the custom domain tag 2^40 and the ordinary arity-2 constants. */
 #include <string.h>
 
-#include "cuzk/poseidon.h"
+#include "cuzk/hashes/poseidon.h"
 #include "snap/snap_internal.h"
 
 void cuzk_snap_hash_gen(cuzk_fr *out, const cuzk_fr *a, const cuzk_fr *b) {

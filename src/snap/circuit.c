@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuzk/gadgets.h"
+#include "cuzk/r1cs/gadgets.h"
 #include "snap/snap_internal.h"
 
 #define KH_BITS_MAX (4 + CUZK_SNAP_HS) /* pbl <= 4, then the six h_select bits */

@@ -5,10 +5,10 @@
 
 #include <stddef.h>
 
-#include "cuzk/errmsg.h"
-#include "cuzk/snap.h"
+#include "cuzk/snap/snap.h"
+#include "cuzk/util/errmsg.h"
 
-/* Formats the message into msg (if msg && len) and evaluates to e (cuzk/errmsg.h). */
+/* Formats the message into msg (if msg && len) and evaluates to e (cuzk/util/errmsg.h). */
 #define cuzk_snap_fail CUZK_FAIL
 
 /* The TreeR and TreeD shapes of p (docs/bincode.md "MerkleProof"). */

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
- * A synthetic SnapDeals update of any size (cuzk/snap.h cuzk_snap_synthetic_update, docs/snap.md
- * "Synthetic updates"): a synthetic CC sector whose replica (the sector key) is one value K on
- * every node, updated with new data that is one value D on every node. Every new replica node is
- * then K + D * rho(high), one value per rho region, so TreeR old, TreeD new and TreeR new are
- * sparse trees of uniform regions (filecoin/sparse_tree.h) whose roots cost one hash per level and
- * region: no node is stored, at 64 GiB neither. The challenges, drawn from comm_r_new, can only
+ * A synthetic SnapDeals update of any size (cuzk/snap/snap.h cuzk_snap_synthetic_update,
+ * docs/snap.md "Synthetic updates"): a synthetic CC sector whose replica (the sector key) is one
+ * value K on every node, updated with new data that is one value D on every node. Every new replica
+ * node is then K + D * rho(high), one value per rho region, so TreeR old, TreeD new and TreeR new
+ * are sparse trees of uniform regions (filecoin/sparse_tree.h) whose roots cost one hash per level
+ * and region: no node is stored, at 64 GiB neither. The challenges, drawn from comm_r_new, can only
  * be known once the trees are built: a uniform sector is what needs no node chosen before them.
  * SnapDeals never opens tree_c, so the old sector's comm_c is free: it is the synthetic marker
  * trunc254(SHA-256(tag ‖ comm_r_last_old)), which a sealed sector's comm_c (a Poseidon tree
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuzk/sha256.h"
+#include "cuzk/hashes/sha256.h"
 #include "filecoin/seal.h"
 #include "filecoin/sparse_tree.h"
 #include "snap/snap_internal.h"

@@ -19,7 +19,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "cuzk/pool.h"
+#include "cuzk/util/pool.h"
 #include "util/buffer.h"
 #include "util/huge_pages.h"
 

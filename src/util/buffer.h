@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
- * Knobs and counters of the large-buffer cache (cuzk_buffer_get/put/trim in cuzk/pool.h), for
+ * Knobs and counters of the large-buffer cache (cuzk_buffer_get/put/trim in cuzk/util/pool.h), for
  * the engine that sizes it and for tests. Internal to the util layer and the layers above it.
  */
 #ifndef CUZK_UTIL_BUFFER_H

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
-/* CUZK_FORCE_PORTABLE (cuzk/cpu.h) and the rule of every such switch (util/env_switch.h), read
+/* CUZK_FORCE_PORTABLE (cuzk/util/cpu.h) and the rule of every such switch (util/env_switch.h), read
  * when first asked: the ISA choices are made by constructors, before main, and never change
  * afterwards. The CPU's model name, which measured costs are tied to. */
-#include "cuzk/cpu.h"
+#include "cuzk/util/cpu.h"
 
 #include <stdio.h>
 #include <stdlib.h>

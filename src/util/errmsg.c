@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
-/* cuzk_errmsg (cuzk/errmsg.h). */
-#include "cuzk/errmsg.h"
+/* cuzk_errmsg (cuzk/util/errmsg.h). */
+#include "cuzk/util/errmsg.h"
 
 #include <stdarg.h>
 #include <stdio.h>

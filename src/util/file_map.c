@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
-/* Read-only file mappings (cuzk/file_map.h). */
+/* Read-only file mappings (cuzk/util/file_map.h). */
 #define _GNU_SOURCE /* MADV_*, mincore */
-#include "cuzk/file_map.h"
+#include "cuzk/util/file_map.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -36,7 +36,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 
-#include "cuzk/pool.h"
+#include "cuzk/util/pool.h"
 
 /* Slots in a task group's queue; spawn runs the task inline when they are all taken. */
 #define CUZK_TASK_QUEUE_CAP 1024

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /*
- * The Prometheus registry (cuzk/prom.h). Text format 0.0.4, per family:
+ * The Prometheus registry (cuzk/util/prom.h). Text format 0.0.4, per family:
  *
  *   # HELP name help text with \\ and \n escaped
  *   # TYPE name counter|gauge|histogram
@@ -13,7 +13,7 @@
  * exactly, with +Inf, -Inf and NaN spelled as Prometheus does.
  */
 #define _POSIX_C_SOURCE 200809L /* pthread mutexes under -std=c17 */
-#include "cuzk/prom.h"
+#include "cuzk/util/prom.h"
 
 #include <math.h>
 #include <pthread.h>

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuzk/groth16.h"
+#include "cuzk/groth16/groth16.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -16,9 +16,9 @@
 #include <stdlib.h>
 
 #include "check.h" /* to_hex */
-#include "cuzk/curve.h"
-#include "cuzk/field.h"
-#include "cuzk/pairing.h"
+#include "cuzk/curve/curve.h"
+#include "cuzk/field/field.h"
+#include "cuzk/pairing/pairing.h"
 
 /* Random pairings in addition to e(G1, G2): each costs noble a pairing and an Fp12 power. */
 #define XCHECK_PAIRINGS 6

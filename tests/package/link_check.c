@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cuzk/field.h"
+#include "cuzk/field/field.h"
 #include "cuzk/filecoin/sector.h"
-#include "cuzk/sha256.h"
+#include "cuzk/hashes/sha256.h"
 
 int main(void) {
   /* SHA-256("abc") starts ba 78 16 bf (FIPS 180-2 appendix B.1) */
@@ -18,7 +18,7 @@ int main(void) {
   cuzk_fp two, back;
   cuzk_fp_add(&two, &cuzk_fp_one, &cuzk_fp_one);
   cuzk_fp_sub(&back, &two, &cuzk_fp_one);
-  /* a grouped layer's header from its folder: 2 KiB sectors have 64 nodes */
+  /* headers from their layers' folders: 2 KiB sectors have 64 nodes */
   const cuzk_sector_info *si = NULL;
   if (memcmp(h, want, sizeof want) || !cuzk_fp_eq(&back, &cuzk_fp_one) ||
       cuzk_fp_eq(&two, &cuzk_fp_one) || cuzk_sector_by_bytes(&si, 2048) || si->nodes != 64) {

@@ -6,7 +6,7 @@
 #include "server/config.h"
 
 #include "check.h"
-#include "cuzk/engine.h" /* cuzk_engine_circuit_id */
+#include "cuzk/engine/engine.h" /* cuzk_engine_circuit_id */
 
 #include <stddef.h>
 #include <stdint.h>
@@ -652,7 +652,7 @@ static void test_bounds(void) {
       {"scheduler", "max_batch_wait_ms", 0, 10000, /* CUZK_ENGINE_MAX_BATCH_WAIT_MS */
        offsetof(cuzk_daemon_config, max_batch_wait_ms), true},
       {"synthesis", "threads", 0, 1024, offsetof(cuzk_daemon_config, threads), false},
-      /* the engine's ranges (cuzk/engine.h): a value the reader takes, the engine takes */
+      /* the engine's ranges (cuzk/engine/engine.h): a value the reader takes, the engine takes */
       {"pipeline", "synthesis_workers", 0, 64, offsetof(cuzk_daemon_config, synthesis_workers),
        false},
       {"pipeline", "prove_workers", 1, 16, offsetof(cuzk_daemon_config, prove_workers), false},

@@ -6,7 +6,7 @@
 #include "server/http_status.h"
 
 #include "check.h"
-#include "cuzk/prom.h"
+#include "cuzk/util/prom.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

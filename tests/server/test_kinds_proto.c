@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
-/* The proof-kind descriptors (cuzk/kinds.h) against the proto's own enum, as protoc-c generated
- * it from proto/cuzk/v1/proving.proto: every ProofKind value but UNSPECIFIED has a descriptor
- * with its name, every descriptor a ProofKind value; every Priority value is cuzk_priority's. */
+/* The proof-kind descriptors (cuzk/kinds/kinds.h) against the proto's own enum, as protoc-c
+ * generated it from proto/cuzk/v1/proving.proto: every ProofKind value but UNSPECIFIED has a
+ * descriptor with its name, every descriptor a ProofKind value; every Priority value is
+ * cuzk_priority's. */
 #include <string.h>
 
 #include "check.h"
-#include "cuzk/kinds.h"
+#include "cuzk/kinds/kinds.h"
 #include "cuzk/v1/proving.pb-c.h"
 
 int main(void) {

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
-/* The daemon's log lines (cuzk_log_line_format, include/cuzk/server.h): exact text and JSON output,
- * every control character of a message or job id escaped (so a request_id cannot end a line,
- * overwrite one with a carriage return, hide text or send terminal escapes), bytes that are not
- * UTF-8 escaped too, valid UTF-8 kept, and snprintf's contract when the buffer is short. */
-#include "cuzk/server.h"
+/* The daemon's log lines (cuzk_log_line_format, include/cuzk/server/server.h): exact text and JSON
+ * output, every control character of a message or job id escaped (so a request_id cannot end a
+ * line, overwrite one with a carriage return, hide text or send terminal escapes), bytes that are
+ * not UTF-8 escaped too, valid UTF-8 kept, and snprintf's contract when the buffer is short. */
+#include "cuzk/server/server.h"
 
 #include "check.h"
 

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
-/* The Prometheus registry (include/cuzk/prom.h): exact text format 0.0.4 for a counter, a gauge and
- * a histogram with labels (escaping, sorted series, le buckets with +Inf, _sum, _count), the
- * registration checks, and concurrent updates from threads that add up exactly. */
+/* The Prometheus registry (include/cuzk/util/prom.h): exact text format 0.0.4 for a counter, a
+ * gauge and a histogram with labels (escaping, sorted series, le buckets with +Inf, _sum, _count),
+ * the registration checks, and concurrent updates from threads that add up exactly. */
 #define _POSIX_C_SOURCE 200809L
-#include "cuzk/prom.h"
+#include "cuzk/util/prom.h"
 
 #include "check.h"
 

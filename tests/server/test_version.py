@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT OR Apache-2.0
-"""What a build says it is (include/cuzk/version.h, docs/deployment.md "Which build answers"), on
-the real programs, in each of its four places:
+"""What a build says it is (include/cuzk/server/version.h, docs/deployment.md "Which build
+answers"), on the real programs, in each of its four places:
   * `cuzk-daemon --version` and `cuzk-bench --version`: one line each, parsed; the same text after
     the program's name; the version CMake has, the commit of the build's build_id.c, and that
     one the commit git has now (with -dirty exactly when git sees tracked changes) unless the

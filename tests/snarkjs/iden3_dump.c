@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuzk/gadgets.h"
-#include "cuzk/r1cs.h"
+#include "cuzk/r1cs/gadgets.h"
+#include "cuzk/r1cs/r1cs.h"
 
 static void circuit(cuzk_cs *cs) {
   cuzk_bool bits[512], out[256];

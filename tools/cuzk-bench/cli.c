@@ -14,10 +14,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cuzk/groth16.h"
-#include "cuzk/msm_calibration.h"
-#include "cuzk/pool.h"
-#include "cuzk/sha256.h"
+#include "cuzk/groth16/groth16.h"
+#include "cuzk/hashes/sha256.h"
+#include "cuzk/msm/msm_calibration.h"
+#include "cuzk/util/pool.h"
 
 int cli_fail(int code, const char *fmt, ...) {
   va_list ap;

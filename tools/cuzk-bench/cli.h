@@ -8,14 +8,14 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cuzk/g16_backend.h"
-#include "cuzk/groth16.h"
-#include "cuzk/kinds.h"
-#include "cuzk/pool.h"
-#include "cuzk/porep.h"
-#include "cuzk/post.h"
-#include "cuzk/snap.h"
-#include "cuzk/stacked_circuit.h"
+#include "cuzk/groth16/g16_backend.h"
+#include "cuzk/groth16/groth16.h"
+#include "cuzk/kinds/kinds.h"
+#include "cuzk/porep/porep.h"
+#include "cuzk/porep/stacked_circuit.h"
+#include "cuzk/post/post.h"
+#include "cuzk/snap/snap.h"
+#include "cuzk/util/pool.h"
 #include "progress.h"
 
 /* Each subcommand: argv[0] is its name; returns the process exit code (0 ok, 1 failure, 2 usage).
@@ -166,7 +166,7 @@ bool cli_proof(const cuzk_seal_proof **p, const char *proof_arg, const char *siz
  * chain uses for the size (Winning 0-4, Window V1_1 10-14). */
 bool cli_post_proof(const cuzk_post_proof **p, const char *kind, const char *proof_arg,
                     const char *size_arg);
-/* The PoSt type of a kind name (any name of its descriptor, cuzk/kinds.h). */
+/* The PoSt type of a kind name (any name of its descriptor, cuzk/kinds/kinds.h). */
 bool cli_post_type(cuzk_post_type *t, const char *kind);
 /* Whether a command line asks for the PoSt form of setup/prove/verify/synth-only: --request, or
  * --kind with a PoSt kind; false whenever --help/-h is there (the command's help covers both). */

@@ -9,7 +9,7 @@
 
 #include "cli.h"
 #include "client_conn.h"
-#include "cuzk/rpc.h"
+#include "cuzk/server/rpc.h"
 
 #define DEFAULT_ADDR "http://127.0.0.1:9820" /* the reference's */
 

@@ -12,10 +12,10 @@
 #include <string.h>
 
 #include "cli.h"
-#include "cuzk/c1.h"
-#include "cuzk/c2.h"
-#include "cuzk/groth16.h"
-#include "cuzk/sha256.h"
+#include "cuzk/groth16/groth16.h"
+#include "cuzk/hashes/sha256.h"
+#include "cuzk/porep/c1.h"
+#include "cuzk/porep/c2.h"
 
 typedef struct {
   const char *size, *proof, *dir, *c1, *out, *proof_file, *inputs_out;

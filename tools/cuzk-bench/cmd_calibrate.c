@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "cli.h"
-#include "cuzk/msm_calibration.h"
-#include "cuzk/pool.h"
+#include "cuzk/msm/msm_calibration.h"
+#include "cuzk/util/pool.h"
 #include "progress.h"
 
 static const char *method_name(cuzk_msm_method m) {

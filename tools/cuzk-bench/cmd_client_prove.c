@@ -22,8 +22,8 @@
 
 #include "cli.h"
 #include "client_conn.h"
-#include "cuzk/c1.h"
-#include "cuzk/rpc.h"
+#include "cuzk/porep/c1.h"
+#include "cuzk/server/rpc.h"
 #include "cuzk/v1/proving.pb-c.h"
 #include "request_file.h"
 

@@ -15,9 +15,9 @@
 
 #include "cli.h"
 #include "client_conn.h"
-#include "cuzk/rpc.h"
+#include "cuzk/server/rpc.h"
+#include "cuzk/server/version.h"
 #include "cuzk/v1/proving.pb-c.h"
-#include "cuzk/version.h"
 
 /* ---- status, preload, metrics ---------------------------------------------------------------
  */

@@ -6,11 +6,11 @@
 #include <string.h>
 
 #include "cli.h"
-#include "cuzk/c1.h"
-#include "cuzk/c2.h"
 #include "cuzk/filecoin/seal.h"
-#include "cuzk/pool.h"
-#include "cuzk/vanilla.h"
+#include "cuzk/porep/c1.h"
+#include "cuzk/porep/c2.h"
+#include "cuzk/porep/vanilla.h"
+#include "cuzk/util/pool.h"
 
 static const char usage[] =
     "usage: cuzk-bench gen-vanilla porep --sector-size SIZE [--registered-proof ID|NAME]\n"

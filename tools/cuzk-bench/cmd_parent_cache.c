@@ -5,7 +5,7 @@
 
 #include "cli.h"
 #include "cuzk/filecoin/sdr_graph.h"
-#include "cuzk/pool.h"
+#include "cuzk/util/pool.h"
 
 static const int opts[] = {O_HELP, O_SIZE, O_PROOF, O_OUT, O_THREADS, 0};
 

@@ -14,8 +14,8 @@
 #include <string.h>
 
 #include "cli.h"
-#include "cuzk/groth16.h"
-#include "cuzk/post.h"
+#include "cuzk/groth16/groth16.h"
+#include "cuzk/post/post.h"
 #include "request_file.h"
 
 const char cli_post_gen_vanilla_usage[] =

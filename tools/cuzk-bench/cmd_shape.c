@@ -5,11 +5,11 @@
 #include <string.h>
 
 #include "cli.h"
-#include "cuzk/groth16.h"
-#include "cuzk/post.h"
-#include "cuzk/r1cs.h"
-#include "cuzk/snap.h"
-#include "cuzk/stacked_circuit.h"
+#include "cuzk/groth16/groth16.h"
+#include "cuzk/porep/stacked_circuit.h"
+#include "cuzk/post/post.h"
+#include "cuzk/r1cs/r1cs.h"
+#include "cuzk/snap/snap.h"
 
 static const int opts[] = {O_HELP, O_NO_NNZ, O_SIZE, O_KIND, O_PROOF, 0};
 

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "cuzk/snap.h"
+#include "cuzk/snap/snap.h"
 #include "request_file.h"
 
 const char cli_snap_gen_vanilla_usage[] =

@@ -18,11 +18,11 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "cuzk/c1.h"
-#include "cuzk/pce.h"
-#include "cuzk/post.h"
-#include "cuzk/r1cs.h"
-#include "cuzk/stacked_circuit.h"
+#include "cuzk/porep/c1.h"
+#include "cuzk/porep/stacked_circuit.h"
+#include "cuzk/post/post.h"
+#include "cuzk/r1cs/pce.h"
+#include "cuzk/r1cs/r1cs.h"
 #include "request_file.h"
 
 /* ---- counters ------------------------------------------------------------------------------ */

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "cli.h"
-#include "cuzk/c1.h"
-#include "cuzk/vanilla.h"
+#include "cuzk/porep/c1.h"
+#include "cuzk/porep/vanilla.h"
 
 int cmd_verify_vanilla(int argc, char **argv) {
   bool help = false, post = false;

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* cuzk-bench --version: the build and the kernels this machine runs, the line cuzk-daemon prints
- * for its own --version (include/cuzk/version.h). */
+ * for its own --version (include/cuzk/server/version.h). */
 #include <stdio.h>
 
 #include "cli.h"
-#include "cuzk/version.h"
+#include "cuzk/server/version.h"
 
 int cmd_version(void) {
   cuzk_build_info b;

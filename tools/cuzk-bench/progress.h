@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cuzk/progress.h"
+#include "cuzk/util/progress.h"
 
 /* Set by -q/--quiet of the commands that show progress. */
 extern bool cli_quiet;
@@ -32,7 +32,7 @@ void cli_progress_start(cli_progress *p, const char *what, const char *unit, boo
 void cli_progress_update(cli_progress *p, const char *step, uint64_t done, uint64_t total);
 /* Ends the terminal's line (before other output, and at the end). */
 void cli_progress_end(cli_progress *p);
-/* The library's callback (cuzk/progress.h) drawing into p. */
+/* The library's callback (cuzk/util/progress.h) drawing into p. */
 cuzk_progress cli_progress_cb(cli_progress *p);
 
 #endif

@@ -11,7 +11,7 @@
 #include <yajl/yajl_tree.h>
 
 #include "cli.h"
-#include "cuzk/errmsg.h"
+#include "cuzk/util/errmsg.h"
 
 /* The SubmitProofRequest fields by proto name and proto3 JSON name (readers accept both), and
  * the CUZK_KIND_F_* bit of the kinds that require each (its descriptor's fields, docs/kinds.md;

@@ -29,7 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cuzk/kinds.h"
+#include "cuzk/kinds/kinds.h"
 
 /* Whether requests of kind k are request files: its input is vanilla_proofs (docs/kinds.md). */
 bool request_file_kind(const cuzk_kind *k);
@@ -56,9 +56,9 @@ void request_file_free(request_file *f);
  * the file cannot be written. */
 bool request_file_write(const char *path, const request_file *f);
 
-/* A checked request: its kind's prepare done (cuzk/kinds.h), so what cuzk checks before proving
- * — every field the kind reads, the vanilla proofs read strictly and verified natively — holds.
- * The commands call the kind's functions on p.work and p.circuit. */
+/* A checked request: its kind's prepare done (cuzk/kinds/kinds.h), so what cuzk checks before
+ * proving — every field the kind reads, the vanilla proofs read strictly and verified natively —
+ * holds. The commands call the kind's functions on p.work and p.circuit. */
 typedef struct {
   const cuzk_kind *kind;
   cuzk_kind_prepared p;

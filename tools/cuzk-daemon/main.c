@@ -7,7 +7,7 @@
  * finish or cancel them (daemon.shutdown, bounded by daemon.shutdown_grace), answer the waiting
  * callers, exit 0. SIGUSR1 pauses the pipeline (jobs queue, none starts), SIGUSR2 resumes it
  * (docs/deployment.md "Pausing"). Logs go to stderr, as text or JSON lines, each with its job id.
- * --version prints the build (cuzk/version.h) and exits.
+ * --version prints the build (cuzk/server/version.h) and exits.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
@@ -18,10 +18,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "cuzk/engine.h"
-#include "cuzk/rpc.h"
-#include "cuzk/server.h"
-#include "cuzk/version.h"
+#include "cuzk/engine/engine.h"
+#include "cuzk/server/rpc.h"
+#include "cuzk/server/server.h"
+#include "cuzk/server/version.h"
 
 /* ---- logging --------------------------------------------------------------------------------- */
 

@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cuzk/pool.h"
+#include "cuzk/util/pool.h"
 
 #ifdef __cplusplus
 extern "C" {

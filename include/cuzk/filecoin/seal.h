@@ -2,9 +2,9 @@
 /*
  * Sealing a test-size sector in memory (docs/spec/sdr-vanilla.md §4-§7): the sealed state (data,
  * tree_d, parents, labels, replica, tree_c, tree_r_last, the commitments) and the Poseidon trees
- * it holds. PoRep proves challenges of it into a C1 (include/cuzk/vanilla.h); PoSt and SnapDeals
- * build their test replicas from it. The steps (labels, encoding, tree building and opening) are
- * internal to the filecoin layer (src/filecoin/seal.h).
+ * it holds. PoRep proves challenges of it into a C1 (include/cuzk/porep/vanilla.h); PoSt and
+ * SnapDeals build their test replicas from it. The steps (labels, encoding, tree building and
+ * opening) are internal to the filecoin layer (src/filecoin/seal.h).
  */
 #ifndef CUZK_FILECOIN_SEAL_H
 #define CUZK_FILECOIN_SEAL_H
@@ -12,10 +12,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cuzk/field.h"
+#include "cuzk/field/field.h"
 #include "cuzk/filecoin/sector.h"
-#include "cuzk/pool.h"
-#include "cuzk/progress.h"
+#include "cuzk/util/pool.h"
+#include "cuzk/util/progress.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -56,7 +56,7 @@ typedef struct {
 
 /* Seals data (the sector's N padded nodes) for proof p: replica_id, graph and parents, labels
  * (PC1), encoding, tree_c, tree_r_last, comm_r (PC2). Memory ~ (layers + 4) x sector size:
- * meant for the test sizes. progress (may be NULL; cuzk/progress.h) counts layers + 5 steps:
+ * meant for the test sizes. progress (may be NULL; cuzk/util/progress.h) counts layers + 5 steps:
  * "tree_d", "parents", "layer" (once per layer), "encode", "tree_c", "tree_r_last", "done". */
 cuzk_porep_err cuzk_seal_sector(cuzk_sealed_sector *s, const cuzk_seal_proof *p,
                                 const uint8_t *data, const uint8_t prover_id[32],

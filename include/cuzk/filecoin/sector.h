@@ -3,7 +3,7 @@
  * Filecoin sectors (docs/spec/sdr-vanilla.md §2-§4; docs/porep.md), the base PoRep, PoSt and
  * SnapDeals share: the parameters of every sector size and registered seal proof, porep_id, Fr32
  * padding, tree_d / comm_d, pieces and replica_id, and the error codes of the filecoin and porep
- * layers. The PoRep challenges are the porep layer's (include/cuzk/porep.h).
+ * layers. The PoRep challenges are the porep layer's (include/cuzk/porep/porep.h).
  *
  * Contract: the tables are static and read-only (thread-safe, pointers valid for the process).
  * Every input that can come from outside (sizes, proof ids, names, lengths, partition numbers) is
@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cuzk/pool.h"
+#include "cuzk/util/pool.h"
 
 #ifdef __cplusplus
 extern "C" {

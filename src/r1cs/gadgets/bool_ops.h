@@ -11,7 +11,7 @@
 #ifndef CUZK_R1CS_GADGETS_BOOL_OPS_H
 #define CUZK_R1CS_GADGETS_BOOL_OPS_H
 
-#include "cuzk/gadgets.h"
+#include "cuzk/r1cs/gadgets.h"
 
 static inline const cuzk_cs_head *g_head(const cuzk_cs *cs) {
   return (const cuzk_cs_head *)(const void *)cs;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* The small storage-proofs-core gadgets (gadgets/constraint.rs, insertion.rs `pick`;
  * docs/spec/porep-circuit.md §2.10): equality, addition, conditional pick. */
-#include "cuzk/gadgets.h"
+#include "cuzk/r1cs/gadgets.h"
 
 /* a * ONE = b: a on the A side, b on the C side (the direction is part of the R1CS). */
 void cuzk_gadget_equal(cuzk_cs *cs, const cuzk_num *a, const cuzk_num *b) {

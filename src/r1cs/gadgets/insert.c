@@ -4,7 +4,7 @@
  * order (each pick is one aux and one constraint, so the order fixes the R1CS). */
 #include <string.h>
 
-#include "cuzk/gadgets.h"
+#include "cuzk/r1cs/gadgets.h"
 
 #define PICK(c, a, b) cuzk_gadget_pick(cs, (c), (a), (b))
 

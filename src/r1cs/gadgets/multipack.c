@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* multipack (bellperson multipack.rs; docs/spec/porep-circuit.md §2.8): bits packed into field
  * elements in chunks of CAPACITY = 254 bits, least significant first. */
-#include "cuzk/gadgets.h"
+#include "cuzk/r1cs/gadgets.h"
 
 #define CAPACITY 254
 

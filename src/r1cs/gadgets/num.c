@@ -2,7 +2,7 @@
 /* AllocatedNum (bellpepper-core num.rs; docs/spec/porep-circuit.md §2.7): alloc (of a value or
  * of 32 bytes), inputize,
  * to_bits_le, mul, square. Values are computed only when the constraint system keeps them. */
-#include "cuzk/gadgets.h"
+#include "cuzk/r1cs/gadgets.h"
 
 cuzk_num cuzk_num_alloc(cuzk_cs *cs, const cuzk_fr *value) {
   cuzk_num r;

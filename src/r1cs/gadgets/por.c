@@ -6,7 +6,7 @@
  * level hash (Poseidon of the level's arity, or SHA-256 of two leaves). Then one public input
  * packing all index bits (the leaf index) and (computed root ; ONE ; root).
  */
-#include "cuzk/gadgets.h"
+#include "cuzk/r1cs/gadgets.h"
 
 #define MAX_PATH_BITS 254 /* one packed input; any real tree needs far fewer */
 

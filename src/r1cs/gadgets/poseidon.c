@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuzk/gadgets.h"
+#include "cuzk/r1cs/gadgets.h"
 #include "r1cs/cs_internal.h"
 
 #define MAXW CUZK_POSEIDON_MAX_WIDTH

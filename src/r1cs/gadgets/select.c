@@ -2,7 +2,7 @@
 /* insertion.rs `select` and the generic `insert` (docs/spec/porep-circuit.md §2.10): not used by
  * PoRep's trees (sizes 2, 4, 8 have hand-written forms in insert.c), kept so every tree arity the
  * reference accepts synthesizes the same R1CS. */
-#include "cuzk/gadgets.h"
+#include "cuzk/r1cs/gadgets.h"
 
 /* Halving from the most significant bit: state[j] = pick(bit, state[half + j], state[j]). */
 cuzk_r1cs_err cuzk_gadget_select(cuzk_cs *cs, cuzk_num *out, const cuzk_num *from,

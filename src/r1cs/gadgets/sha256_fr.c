@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuzk/gadgets.h"
+#include "cuzk/r1cs/gadgets.h"
 #include "r1cs/cs_internal.h"
 
 /* to_bits_le, then a constant 0 as bit 255 (the top bit of byte 31), then MSB first within

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* UInt64 (storage-proofs-core gadgets/uint64.rs; docs/spec/porep-circuit.md §2.9): 64 Booleans,
  * least significant first. */
-#include "cuzk/gadgets.h"
+#include "cuzk/r1cs/gadgets.h"
 
 void cuzk_u64_alloc(cuzk_cs *cs, cuzk_bool out[64], uint64_t value) {
   for (unsigned i = 0; i < 64; i++)

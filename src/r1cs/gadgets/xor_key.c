@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* storage-proofs-core xor.rs: a bit string xor-ed with a repeating 256-bit key, one Boolean xor
  * per input bit (input bit first, i.e. on the A side). Not used by PoRep. */
-#include "cuzk/gadgets.h"
+#include "cuzk/r1cs/gadgets.h"
 
 void cuzk_gadget_xor_key(cuzk_cs *cs, cuzk_bool *out, const cuzk_bool key[256], const cuzk_bool *in,
                          size_t n) {

@@ -21,12 +21,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cuzk/curve.h"
-#include "cuzk/file_map.h"
-#include "cuzk/groth16.h"
-#include "cuzk/pce.h"
-#include "cuzk/pool.h"
-#include "cuzk/r1cs.h"
+#include "cuzk/curve/curve.h"
+#include "cuzk/groth16/groth16.h"
+#include "cuzk/r1cs/pce.h"
+#include "cuzk/r1cs/r1cs.h"
+#include "cuzk/util/file_map.h"
+#include "cuzk/util/pool.h"
 
 #ifdef __cplusplus
 extern "C" {

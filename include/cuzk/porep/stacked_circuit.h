@@ -13,10 +13,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cuzk/c1.h"
-#include "cuzk/field.h"
-#include "cuzk/porep.h"
-#include "cuzk/r1cs.h"
+#include "cuzk/field/field.h"
+#include "cuzk/porep/c1.h"
+#include "cuzk/porep/porep.h"
+#include "cuzk/r1cs/r1cs.h"
 
 #ifdef __cplusplus
 extern "C" {

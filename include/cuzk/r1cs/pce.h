@@ -14,8 +14,8 @@
 #ifndef CUZK_PCE_H
 #define CUZK_PCE_H
 
-#include "cuzk/pool.h"
-#include "cuzk/r1cs.h"
+#include "cuzk/r1cs/r1cs.h"
+#include "cuzk/util/pool.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -10,7 +10,7 @@
 #ifndef CUZK_CURVE_H
 #define CUZK_CURVE_H
 
-#include "cuzk/field.h"
+#include "cuzk/field/field.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -37,8 +37,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "cuzk/field.h"
-#include "cuzk/pool.h"
+#include "cuzk/field/field.h"
+#include "cuzk/util/pool.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cuzk/porep.h"
+#include "cuzk/porep/porep.h"
 
 #ifdef __cplusplus
 extern "C" {

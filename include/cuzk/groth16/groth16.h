@@ -17,13 +17,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cuzk/curve.h"
-#include "cuzk/field.h"
-#include "cuzk/file_map.h"
-#include "cuzk/pce.h"
-#include "cuzk/pool.h"
-#include "cuzk/progress.h"
-#include "cuzk/r1cs.h"
+#include "cuzk/curve/curve.h"
+#include "cuzk/field/field.h"
+#include "cuzk/r1cs/pce.h"
+#include "cuzk/r1cs/r1cs.h"
+#include "cuzk/util/file_map.h"
+#include "cuzk/util/pool.h"
+#include "cuzk/util/progress.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -163,10 +163,10 @@ cuzk_g16_err cuzk_g16_proofs_read(cuzk_g16_proof *p, size_t n, const uint8_t *in
  * FOR TESTS AND LOCAL DEVELOPMENT ONLY: the toxic waste is derived from the seed, so anyone with
  * the seed can forge proofs. cs holds the circuit synthesized in RECORD mode (not finished);
  * the generator appends the input constraints and finishes it. g1/g2 are the standard
- * generators. Deterministic for a given seed and circuit. progress (may be NULL; cuzk/progress.h)
- * counts the points of the query vectors, reported as each vector starts (steps "tables", "ic",
- * "l", "h", "a", "b_g1", "b_g2", then "done" with done == total); its cancel flag is read before
- * the tables and between chunks of every vector (ECANCELLED, nothing returned).
+ * generators. Deterministic for a given seed and circuit. progress (may be NULL;
+ * cuzk/util/progress.h) counts the points of the query vectors, reported as each vector starts
+ * (steps "tables", "ic", "l", "h", "a", "b_g1", "b_g2", then "done" with done == total); its cancel
+ * flag is read before the tables and between chunks of every vector (ECANCELLED, nothing returned).
  */
 cuzk_g16_err cuzk_g16_generate(cuzk_g16_params **out, cuzk_cs *cs, const uint8_t seed[32],
                                cuzk_pool *pool, unsigned max_workers,
@@ -174,7 +174,7 @@ cuzk_g16_err cuzk_g16_generate(cuzk_g16_params **out, cuzk_cs *cs, const uint8_t
 
 /* The streaming generator (docs/groth16.md "TEST parameters written as they are made"): the
  * same parameters, byte for byte, as cuzk_g16_generate on the same circuit and seed, computed
- * from the recorded matrices (cuzk/pce.h: the per-input constraints are implied) and written
+ * from the recorded matrices (cuzk/r1cs/pce.h: the per-input constraints are implied) and written
  * into a file at their final offsets as they are made. Resident memory: three scalars per
  * variable of a pass (mem_bytes, default CUZK_G16_GEN_MEM_DEFAULT; the variables are taken in as
  * many passes over the matrices as that needs) plus fixed buffers (~40 MiB), whatever the
@@ -236,8 +236,8 @@ void cuzk_g16_seeded_rs(cuzk_fr *r, cuzk_fr *s, uint64_t seed, unsigned k);
 cuzk_g16_err cuzk_g16_prove(cuzk_g16_proof *proofs, cuzk_cs *const *cs, size_t n,
                             const cuzk_g16_params *params, const cuzk_g16_prove_opts *opts,
                             cuzk_g16_timings *timings);
-/* The same from pre-compiled constraints (cuzk/pce.h): witness[i] holds circuit i synthesized in
- * WITNESS mode and finished, pce the circuit's recorded matrices; a, b, c are computed from them
+/* The same from pre-compiled constraints (cuzk/r1cs/pce.h): witness[i] holds circuit i synthesized
+ * in WITNESS mode and finished, pce the circuit's recorded matrices; a, b, c are computed from them
  * straight into the prover's vectors. Proofs equal cuzk_g16_prove's for the same r, s. */
 cuzk_g16_err cuzk_g16_prove_pce(cuzk_g16_proof *proofs, cuzk_cs *const *witness, size_t n,
                                 const cuzk_pce *pce, const cuzk_g16_params *params,

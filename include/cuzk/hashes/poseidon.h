@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cuzk/field.h"
+#include "cuzk/field/field.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -51,7 +51,7 @@ bool cuzk_field_kernel_supported(cuzk_field_kernel k);
 /* The 8-lane AVX-512 IFMA Fp kernel (src/field/fp_ifma.h) for batched arithmetic. Callers that
  * have an IFMA path take it only when cuzk_field_ifma_enabled(), the scalar kernels otherwise.
  * Enabled at start-up when CPUID and XGETBV report AVX-512F and IFMA usable, unless
- * CUZK_FORCE_PORTABLE (cuzk/cpu.h) or CUZK_NO_IFMA is set to anything but "" or "0".
+ * CUZK_FORCE_PORTABLE (cuzk/util/cpu.h) or CUZK_NO_IFMA is set to anything but "" or "0".
  * cuzk_field_use_ifma switches it for the whole process (tests, benchmarks; as
  * cuzk_field_use_kernel, not against concurrent arithmetic); false if on and not supported. */
 bool cuzk_field_ifma_supported(void);

@@ -20,8 +20,8 @@
 #ifndef CUZK_MSM_H
 #define CUZK_MSM_H
 
-#include "cuzk/curve.h"
-#include "cuzk/pool.h"
+#include "cuzk/curve/curve.h"
+#include "cuzk/util/pool.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -32,9 +32,9 @@ typedef enum {
   CUZK_MSM_EINVAL, /* NULL pointer with n > 0, bad option, or fewer bases than the density has */
   CUZK_MSM_ENOMEM, /* scratch allocation failed */
   CUZK_MSM_ECANCELLED, /* opts->cancel was raised; r is not written */
-  CUZK_MSM_EIO,       /* a calibration file could not be read or written (cuzk/msm_calibration.h) */
-  CUZK_MSM_EFORMAT,   /* a calibration file is malformed */
-  CUZK_MSM_EOTHERCPU, /* a calibration measured on another CPU model */
+  CUZK_MSM_EIO,        /* a calibration file could not be read or written (msm_calibration.h) */
+  CUZK_MSM_EFORMAT,    /* a calibration file is malformed */
+  CUZK_MSM_EOTHERCPU,  /* a calibration measured on another CPU model */
 } cuzk_msm_err;
 
 const char *cuzk_msm_strerror(cuzk_msm_err e);

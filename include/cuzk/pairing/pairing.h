@@ -16,7 +16,7 @@
 #ifndef CUZK_PAIRING_H
 #define CUZK_PAIRING_H
 
-#include "cuzk/curve.h"
+#include "cuzk/curve/curve.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -18,12 +18,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cuzk/field.h"
+#include "cuzk/field/field.h"
 #include "cuzk/filecoin/bincode.h"
 #include "cuzk/filecoin/sector.h"
-#include "cuzk/groth16.h"
-#include "cuzk/pool.h"
-#include "cuzk/r1cs.h"
+#include "cuzk/groth16/groth16.h"
+#include "cuzk/r1cs/r1cs.h"
+#include "cuzk/util/pool.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -150,7 +150,7 @@ typedef struct cuzk_snap_sector cuzk_snap_sector;
 /*
  * A CC sector of a test size (2 KiB, 8 MiB, 512 MiB) sealed in memory with the V1_1 seal proof,
  * then updated with data (the sector's padded bytes; NULL: zeros): TreeD new, the encoded
- * replica, TreeR new, comm_r_new with the old comm_c. progress (may be NULL; cuzk/progress.h)
+ * replica, TreeR new, comm_r_new with the old comm_c. progress (may be NULL; cuzk/util/progress.h)
  * counts cuzk_seal_sector's layers + 5 steps and 3 more: its steps, then "tree_d_new",
  * "encode_new", "tree_r_new", "done".
  */

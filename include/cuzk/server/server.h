@@ -7,7 +7,7 @@
  * does: signals, where log lines go, exit codes.
  *
  * Library code: nothing is printed; errors come back as messages, log lines through the caller's
- * cuzk_log_fn (include/cuzk/engine.h), each with its job id.
+ * cuzk_log_fn (include/cuzk/engine/engine.h), each with its job id.
  */
 #ifndef CUZK_SERVER_H
 #define CUZK_SERVER_H
@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "cuzk/engine.h"
+#include "cuzk/engine/engine.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -26,7 +26,7 @@ typedef struct cuzk_daemon cuzk_daemon;
 typedef enum {
   CUZK_DAEMON_ARGS_OK,      /* *out is configured, not yet started */
   CUZK_DAEMON_ARGS_HELP,    /* -h/--help: print cuzk_daemon_usage() and exit 0 */
-  CUZK_DAEMON_ARGS_VERSION, /* --version: print the build (cuzk/version.h) and exit 0 */
+  CUZK_DAEMON_ARGS_VERSION, /* --version: print the build (cuzk/server/version.h) and exit 0 */
   CUZK_DAEMON_ARGS_ERROR    /* msg says why */
 } cuzk_daemon_args;
 

@@ -14,9 +14,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cuzk/field.h"
-#include "cuzk/poseidon.h"
-#include "cuzk/r1cs.h"
+#include "cuzk/field/field.h"
+#include "cuzk/hashes/poseidon.h"
+#include "cuzk/r1cs/r1cs.h"
 
 #ifdef __cplusplus
 extern "C" {

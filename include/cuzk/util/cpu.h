@@ -21,7 +21,7 @@ bool cuzk_cpu_force_portable(void);
 
 /* The CPU's model name (/proc/cpuinfo "model name", spaces collapsed; "unknown" where there is
  * none), written NUL-terminated and cut to len - 1 bytes. What measured costs are tied to
- * (cuzk/msm_calibration.h). */
+ * (cuzk/msm/msm_calibration.h). */
 void cuzk_cpu_model(char *out, size_t len);
 
 #ifdef __cplusplus

@@ -27,8 +27,8 @@
 
 #include <stddef.h>
 
-#include "cuzk/field.h"
-#include "cuzk/pool.h"
+#include "cuzk/field/field.h"
+#include "cuzk/util/pool.h"
 
 #ifdef __cplusplus
 extern "C" {

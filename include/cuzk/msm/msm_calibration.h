@@ -21,9 +21,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "cuzk/msm.h"
-#include "cuzk/pool.h"
-#include "cuzk/progress.h"
+#include "cuzk/msm/msm.h"
+#include "cuzk/util/pool.h"
+#include "cuzk/util/progress.h"
 
 #ifdef __cplusplus
 extern "C" {

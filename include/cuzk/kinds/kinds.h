@@ -17,11 +17,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cuzk/field.h"
-#include "cuzk/groth16.h"
-#include "cuzk/pool.h"
-#include "cuzk/progress.h"
-#include "cuzk/r1cs.h"
+#include "cuzk/field/field.h"
+#include "cuzk/groth16/groth16.h"
+#include "cuzk/r1cs/r1cs.h"
+#include "cuzk/util/pool.h"
+#include "cuzk/util/progress.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -2,9 +2,9 @@
 /*
  * What a build is and what it chose on this machine (docs/deployment.md "Which build answers"):
  * the project's version, the git commit it was built from and whether tracked files differed from
- * it, the compiler, and the CPU kernels picked at start-up (cuzk/cpu.h). The programs print it for
- * --version, the daemon logs it when it starts, answers it in GetStatus (cuzk's `build` field) and
- * exports it as the cuzk_build_info metric, so the same line names a build everywhere.
+ * it, the compiler, and the CPU kernels picked at start-up (cuzk/util/cpu.h). The programs print it
+ * for --version, the daemon logs it when it starts, answers it in GetStatus (cuzk's `build` field)
+ * and exports it as the cuzk_build_info metric, so the same line names a build everywhere.
  */
 #ifndef CUZK_VERSION_H
 #define CUZK_VERSION_H

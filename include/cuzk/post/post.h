@@ -18,11 +18,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cuzk/field.h"
+#include "cuzk/field/field.h"
 #include "cuzk/filecoin/sector.h"
-#include "cuzk/groth16.h"
-#include "cuzk/pool.h"
-#include "cuzk/r1cs.h"
+#include "cuzk/groth16/groth16.h"
+#include "cuzk/r1cs/r1cs.h"
+#include "cuzk/util/pool.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -5,7 +5,7 @@
  * workers -> bounded queue -> prove workers, admission by the bytes a partition is measured to
  * use), partition batching across sectors, the SRS manager (parameter sets loaded once, shared
  * by reference, evicted LRU within a byte budget) and the metrics. Generic over proof kinds
- * (their descriptors: cuzk/kinds.h). All functions are thread-safe. Library
+ * (their descriptors: cuzk/kinds/kinds.h). All functions are thread-safe. Library
  * code: errors are returned, log lines go to the configured callback.
  */
 #ifndef CUZK_ENGINE_H
@@ -16,8 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cuzk/kinds.h"
-#include "cuzk/prom.h"
+#include "cuzk/kinds/kinds.h"
+#include "cuzk/util/prom.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -49,8 +49,8 @@ typedef enum {
 #define CUZK_ENGINE_MAX_RESULTS 10000000
 const char *cuzk_engine_strerror(cuzk_engine_err e);
 
-/* ProofKind and Priority are the kinds layer's (cuzk/kinds.h); AwaitProofResponse.Status's wire
- * values are below. */
+/* ProofKind and Priority are the kinds layer's (cuzk/kinds/kinds.h); AwaitProofResponse.Status's
+ * wire values are below. */
 /* "low", "normal", "high", "critical" (the metric label values); NULL for DEFAULT or another. */
 const char *cuzk_priority_label(cuzk_priority p);
 

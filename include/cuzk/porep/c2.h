@@ -17,12 +17,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cuzk/c1.h"
-#include "cuzk/file_map.h"
 #include "cuzk/filecoin/sdr_graph.h"
-#include "cuzk/groth16.h"
-#include "cuzk/porep.h"
-#include "cuzk/stacked_circuit.h"
+#include "cuzk/groth16/groth16.h"
+#include "cuzk/porep/c1.h"
+#include "cuzk/porep/porep.h"
+#include "cuzk/porep/stacked_circuit.h"
+#include "cuzk/util/file_map.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -11,9 +11,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cuzk/c1.h"
 #include "cuzk/filecoin/seal.h"
-#include "cuzk/porep.h"
+#include "cuzk/porep/c1.h"
+#include "cuzk/porep/porep.h"
 
 #ifdef __cplusplus
 extern "C" {
