@@ -560,6 +560,10 @@ int main(void) {
     char msg[512] = "";
     CHECK_MSG(cuzk_g16_attach(&set, NULL, &mapped, &x, msg, sizeof msg) == CUZK_G16_OK, "%s", msg);
     cuzk_file_map_close(&fm);
+    char mark[64]; /* the attach checked the file and marked it: nothing left in /tmp */
+    snprintf(mark, sizeof mark, "%s.checked", path);
+    CHECK(access(mark, R_OK) == 0);
+    unlink(mark);
     unlink(path);
     cuzk_g16_params_free(p);
     p = NULL;

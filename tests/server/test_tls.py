@@ -16,6 +16,7 @@ usage: test_tls.py --daemon D --bench B --params DIR --proto-dir P --out DIR
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -149,7 +150,10 @@ threads = 2
             check(v.returncode == 0 and "partition 0: valid" in v.stdout, f"verify: {v.stdout}")
     d.p.terminate()
     d.p.wait(timeout=60)
-    print(f"test_tls: {len(FAILS)} failures" if FAILS else "test_tls: ok", flush=True)
+    if not FAILS:  # kept on a failure: the daemon's log is there
+        shutil.rmtree(work, ignore_errors=True)
+    print(f"test_tls: {len(FAILS)} failures (files in {work})" if FAILS else "test_tls: ok",
+          flush=True)
     return 1 if FAILS else 0
 
 
