@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "cuzk/util/pool.h"
@@ -265,7 +266,80 @@ static void test_huge_page_advice(void) {
   cuzk_buffer_trim();
 }
 
+/* kB of the mapping holding p in this process's page tables (its Rss line in smaps). */
+static long rss_kb_at(const void *p) {
+  FILE *f = fopen("/proc/self/smaps", "r");
+  if (!f) return -1;
+  char line[512];
+  int in = 0;
+  long kb = -1;
+  uintptr_t a = (uintptr_t)p;
+  while (fgets(line, sizeof line, f)) {
+    unsigned long lo, hi;
+    if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2) {
+      in = a >= lo && a < hi;
+    } else if (in && strncmp(line, "Rss:", 4) == 0) {
+      kb = strtol(line + 4, NULL, 10);
+      break;
+    }
+  }
+  fclose(f);
+  return kb;
+}
+
+static bool pattern_ok(const cuzk_vec *v, size_t n, uint64_t seed) {
+  const uint64_t *w = v->p;
+  for (size_t i = 0; i < n / 8; i++)
+    if (w[i] != (seed ^ i) * 0x9e3779b97f4a7c15ULL) return false;
+  return true;
+}
+
+static void pattern(cuzk_vec *v, size_t from, size_t to, uint64_t seed) {
+  uint64_t *w = v->p;
+  for (size_t i = from / 8; i < to / 8; i++)
+    w[i] = (seed ^ i) * 0x9e3779b97f4a7c15ULL;
+}
+
+/* A region moved to a file (util/vec.h cuzk_vec_to_file): its contents kept through the move,
+ * growth and shrinking; written front to back with cuzk_vec_release_behind it holds at most two
+ * release steps of pages, and what it released reads back intact; release leaves an anonymous
+ * region's contents alone; a directory that does not exist leaves the region as it was. */
+static void test_vec_file(void) {
+  char dir[] = "/tmp/cuzk-vec-XXXXXX";
+  CHECK(mkdtemp(dir) != NULL);
+  cuzk_vec v = {0};
+  CHECK(cuzk_vec_reserve(&v, MIB));
+  pattern(&v, 0, MIB, 1);
+  cuzk_vec_release(&v, 0, MIB); /* anonymous: nothing happens */
+  CHECK(pattern_ok(&v, MIB, 1));
+  void *was = v.p;
+  CHECK(!cuzk_vec_to_file(&v, "/nonexistent-cuzk-dir", MIB) && v.p == was && !v.file);
+  CHECK(cuzk_vec_to_file(&v, dir, MIB) && v.file && v.cap >= MIB);
+  CHECK(pattern_ok(&v, MIB, 1));
+  const size_t n = 2 * CUZK_VEC_RELEASE_STEP + 32 * MIB;
+  long peak = 0;
+  for (size_t at = MIB; at < n; at += 4 * MIB) { /* grown and written 4 MiB at a time */
+    CHECK(cuzk_vec_reserve(&v, at + 4 * MIB));
+    pattern(&v, at, at + 4 * MIB, 1);
+    cuzk_vec_release_behind(&v, at + 4 * MIB);
+    long kb = rss_kb_at(v.p);
+    if (kb > peak) peak = kb;
+  }
+  CHECK_MSG(peak > 0 && (size_t)peak * 1024 <= 2 * CUZK_VEC_RELEASE_STEP + 8 * MIB,
+            "resident while written: %ld kB", peak);
+  CHECK(v.released >= CUZK_VEC_RELEASE_STEP);
+  CHECK(pattern_ok(&v, n, 1)); /* the released pages come back from the file */
+  cuzk_vec_release(&v, 0, v.cap);
+  CHECK_MSG(rss_kb_at(v.p) == 0, "released: %ld kB resident", rss_kb_at(v.p));
+  cuzk_vec_shrink(&v, 3 * MIB);
+  CHECK(v.cap == 3 * MIB && pattern_ok(&v, 3 * MIB, 1));
+  cuzk_vec_free(&v);
+  CHECK(!v.file && !v.p);
+  CHECK(rmdir(dir) == 0); /* the file was never named there */
+}
+
 int main(void) {
+  test_vec_file();
   test_sizes_and_writes();
   test_reuse();
   test_cache_limit();

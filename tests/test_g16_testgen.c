@@ -155,14 +155,15 @@ int main(void) {
   }
 
   /* streamed: one pass and several passes (64 variables each), 1 and 3 threads, the temporary
-   * mapped .pce (spill 0) and the caller's evaluator; the in-memory path through the options */
+   * mapped .pce (spill 0) and the caller's evaluator, the recording in temporary files from its
+   * first byte or in memory; the in-memory path through the options */
   struct {
     size_t mem;
-    bool pool, spill, in_memory;
-  } runs[] = {{0, false, true, false},
-              {64 * 96, true, true, false},
-              {200 * 96, false, false, false},
-              {0, true, false, true}};
+    bool pool, spill, in_memory, spill_record;
+  } runs[] = {{0, false, true, false, true},
+              {64 * 96, true, true, false, false},
+              {200 * 96, false, false, false, true},
+              {0, true, false, true, false}};
   for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
     snprintf(base, sizeof base, "%s/rand%zu", dir, r);
     cuzk_g16_testgen_opts o;
@@ -171,6 +172,7 @@ int main(void) {
     o.mem_bytes = runs[r].mem;
     o.seed = seed;
     o.spill_pce_bytes = runs[r].spill ? 0 : SIZE_MAX;
+    o.spill_record_bytes = runs[r].spill_record ? 1 : SIZE_MAX;
     cuzk_g16_err e = cuzk_g16_setup_test_params_opts(
         base, 2048, synth_fn, NULL, runs[r].pool ? pool : NULL, NULL, &o, NULL, msg, sizeof msg);
     CHECK_MSG(e == CUZK_G16_OK, "run %zu: %s", r, msg);
@@ -203,7 +205,8 @@ int main(void) {
     cuzk_g16_testgen_opts_default(&o);
     o.in_memory = false;
     o.seed = wseed;
-    o.spill_pce_bytes = 0; /* through the mapped .pce */
+    o.spill_pce_bytes = 0;       /* through the mapped .pce */
+    o.spill_record_bytes = 4096; /* and a recording in temporary files */
     cuzk_g16_err e = cuzk_g16_setup_test_params_opts(base, 2048, post_blank, wp, pool, NULL, &o,
                                                      NULL, msg, sizeof msg);
     CHECK_MSG(e == CUZK_G16_OK, "winning 2 KiB: %s", msg);

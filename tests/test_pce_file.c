@@ -10,7 +10,9 @@
  * ECANCELLED and return nothing.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +68,36 @@ static cuzk_r1cs_err constraints(cuzk_cs *cs, unsigned seg, void *ctx) {
     cuzk_cs_enforce(cs, "c", &lc[0], &lc[1], &lc[2]);
   }
   return CUZK_R1CS_OK;
+}
+
+/* kB of path's mappings in this process's page tables (the Rss lines of /proc/self/smaps). */
+static long mapped_rss_kb(const char *path) {
+  FILE *f = fopen("/proc/self/smaps", "r");
+  if (!f) return -1;
+  char line[512];
+  long kb = 0;
+  bool in = false;
+  while (fgets(line, sizeof line, f)) {
+    unsigned long lo, hi;
+    if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2) /* a mapping's first line */
+      in = strstr(line, path) != NULL;
+    else if (in && !strncmp(line, "Rss:", 4))
+      kb += strtol(line + 4, NULL, 10);
+  }
+  fclose(f);
+  return kb;
+}
+
+static cuzk_cs *run_spill(cuzk_cs_mode mode, const char *spill_dir, size_t spill_bytes) {
+  cuzk_cs_opts o;
+  cuzk_cs_opts_default(&o, mode);
+  o.record_compact = mode == CUZK_CS_RECORD;
+  o.spill_dir = spill_dir;
+  o.spill_bytes = spill_bytes;
+  cuzk_cs *cs = NULL;
+  CHECK(cuzk_cs_create(&cs, &o) == CUZK_R1CS_OK);
+  synth(cs);
+  return cs;
 }
 
 static cuzk_cs *run(cuzk_cs_mode mode) {
@@ -166,7 +198,16 @@ int main(void) {
     for (int k = 0; k < 3; k++)
       x[k] = malloc(len * sizeof(cuzk_fr)), y[k] = malloc(len * sizeof(cuzk_fr));
     cuzk_pce_eval(pce, r.inputs, r.aux, r.aux_kind, x, len, NULL, 0);
+    /* the evaluation gives the mapped pages it read back (pce_eval.c): same_matrices mapped them
+     * all, the release takes them out of the page tables, the evaluation leaves none behind */
+    long all = mapped_rss_kb(path);
+    cuzk_pce_release_rows(back, 0, cuzk_pce_num_constraints(back));
+    long before = mapped_rss_kb(path);
     cuzk_pce_eval(back, r.inputs, r.aux, NULL, y, len, NULL, 0);
+    long after = mapped_rss_kb(path);
+    CHECK_MSG(all > 0 && before < all && after <= before,
+              "mapped pages resident: %ld kB read, %ld kB released, %ld kB after the evaluation",
+              all, before, after);
     for (int k = 0; k < 3; k++) {
       CHECK(memcmp(x[k], y[k], len * sizeof(cuzk_fr)) == 0);
       free(x[k]);
@@ -321,6 +362,28 @@ int main(void) {
     cuzk_sha256(m + OFF_SHA, m + HDR, b.n - HDR);
     spit(bad, m, b.n);
     refused(bad, tag, "padding between its pieces is not zero", "nonzero padding");
+  }
+  /* a recording spilled to temporary files from its first byte (docs/r1cs.md "Recordings
+   * spilled to disk"): the same matrices and the same file; a spill directory that does not
+   * exist fails the recording with EIO and its errno */
+  {
+    cuzk_cs *sp = run_spill(CUZK_CS_RECORD, dir, 1);
+    CHECK(cuzk_cs_finish(sp) == CUZK_R1CS_OK);
+    cuzk_pce *spe = NULL;
+    CHECK(cuzk_pce_create(&spe, sp) == CUZK_R1CS_OK);
+    CHECK(spe && same_matrices(pce, spe) && !cuzk_pce_mapped(spe));
+    char sp_path[300];
+    snprintf(sp_path, sizeof sp_path, "%s/spilled.pce", dir);
+    CHECK(spe && cuzk_pce_write_file(spe, sp_path, "test-circuit", tag) == CUZK_R1CS_OK);
+    blob c = slurp(sp_path);
+    CHECK_MSG(c.n == b.n && !memcmp(c.p, b.p, b.n), "the spilled recording's file differs");
+    free(c.p);
+    unlink(sp_path);
+    cuzk_pce_free(spe);
+    cuzk_cs_destroy(sp);
+    sp = run_spill(CUZK_CS_RECORD, "/nonexistent-cuzk-spill", 1);
+    CHECK(cuzk_cs_finish(sp) == CUZK_R1CS_EIO && cuzk_cs_io_errno(sp) == ENOENT);
+    cuzk_cs_destroy(sp);
   }
   /* the file is mapped (version 3); a version-2 file (pieces packed: the same pieces without the
    * padding) is still read, into memory, to the same matrices and products */

@@ -109,6 +109,7 @@ void cuzk_g16_testgen_opts_default(cuzk_g16_testgen_opts *o) {
   memset(o, 0, sizeof *o);
   o->free_bytes = -1;
   o->spill_pce_bytes = (size_t)64 << 20;
+  o->spill_record_bytes = (size_t)256 << 20;
   const char *g = getenv("CUZK_SETUP_GENERATOR"), *mem = getenv("CUZK_SETUP_MEM_MIB");
   o->in_memory = g && !strcmp(g, "memory");
   if (mem && *mem) {
@@ -118,6 +119,17 @@ void cuzk_g16_testgen_opts_default(cuzk_g16_testgen_opts *o) {
   }
 }
 
+/* The directory base's files go to ("." for a bare name); false if it does not fit. */
+static bool base_dir(const char *base, char dir[4096]) {
+  const char *slash = strrchr(base, '/');
+  size_t n = slash ? (size_t)(slash - base) : 0;
+  if (n >= 4096) return false;
+  if (slash && n == 0) n = 1; /* "/name" */
+  memcpy(dir, slash ? base : ".", slash ? n : 1);
+  dir[slash ? n : 1] = 0;
+  return true;
+}
+
 /* Bytes free to an unprivileged writer in the directory of base (statvfs), or the options'. */
 static bool free_space(const char *base, const cuzk_g16_testgen_opts *o, uint64_t *out) {
   if (o->free_bytes >= 0) {
@@ -125,12 +137,7 @@ static bool free_space(const char *base, const cuzk_g16_testgen_opts *o, uint64_
     return true;
   }
   char dir[4096];
-  const char *slash = strrchr(base, '/');
-  size_t n = slash ? (size_t)(slash - base) : 0;
-  if (n >= sizeof dir) return false;
-  if (slash && n == 0) n = 1; /* "/name" */
-  memcpy(dir, slash ? base : ".", slash ? n : 1);
-  dir[slash ? n : 1] = 0;
+  if (!base_dir(base, dir)) return false;
   struct statvfs st;
   if (statvfs(dir, &st) != 0) return false;
   *out = (uint64_t)st.f_bavail * (uint64_t)st.f_frsize;
@@ -338,11 +345,16 @@ static cuzk_g16_err write_test_params(const char *base, cuzk_cs **cs_owned, cuzk
   cuzk_r1cs_err r = cuzk_cs_finish(cs);
   if (!r) r = cuzk_cs_error(cs);
   if (!r) r = cuzk_pce_create(&pce, cs); /* a compact recording's matrices move: no copy */
+  int io = cuzk_cs_io_errno(cs);
   if (cs_owned) { /* what the recording kept besides the matrices goes before the generation */
     cuzk_cs_destroy(*cs_owned);
     *cs_owned = NULL;
   }
   if (r == CUZK_R1CS_ENOMEM) return fail(msg, len, CUZK_G16_ENOMEM, "setup: out of memory");
+  if (r == CUZK_R1CS_EIO)
+    return fail(msg, len, CUZK_G16_EIO,
+                "setup: recording the circuit into a temporary file beside %s: %s", base,
+                strerror(io));
   if (r == CUZK_R1CS_ECANCELLED)
     return fail(msg, len, CUZK_G16_ECANCELLED, "setup: %s", cuzk_g16_strerror(CUZK_G16_ECANCELLED));
   if (r)
@@ -369,6 +381,17 @@ cuzk_g16_err cuzk_g16_setup_test_params_opts(const char *base, uint64_t sector_b
   cuzk_cs_opts_default(&co, CUZK_CS_RECORD);
   co.cancel = progress ? progress->cancel : NULL; /* the blank synthesis stops too */
   co.record_compact = !o.in_memory;               /* 6 bytes a term, moved into the evaluator */
+  /* a recording beyond o.spill_record_bytes goes to temporary files beside the parameters, so
+   * the generator's memory stays bounded at any size (docs/groth16.md "TEST parameters written
+   * as they are made") */
+  char dir[4096];
+  if (!o.in_memory && o.spill_record_bytes != SIZE_MAX && base_dir(base, dir)) {
+    if (!make_parent_dirs(base))
+      return fail(msg, len, CUZK_G16_EIO, "setup: cannot create the directory of %s: %s", base,
+                  strerror(errno));
+    co.spill_dir = dir;
+    co.spill_bytes = o.spill_record_bytes;
+  }
   cuzk_cs *cs;
   if (cuzk_cs_create(&cs, &co)) return fail(msg, len, CUZK_G16_ENOMEM, "setup: out of memory");
   char sub[512] = "";

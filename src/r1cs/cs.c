@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* The constraint system core: creation, variables, and what enforce does in each mode. */
+#include <errno.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,8 @@ void cs_fail(cuzk_cs *cs, cuzk_r1cs_err e) {
 }
 
 cuzk_r1cs_err cuzk_cs_error(const cuzk_cs *cs) { return cs->err; }
+
+int cuzk_cs_io_errno(const cuzk_cs *cs) { return cs->err == CUZK_R1CS_EIO ? cs->io_errno : 0; }
 cuzk_cs_mode cuzk_cs_mode_of(const cuzk_cs *cs) { return cs->mode; }
 size_t cuzk_cs_num_inputs(const cuzk_cs *cs) { return cs->n_inputs; }
 size_t cuzk_cs_num_aux(const cuzk_cs *cs) { return cs->n_aux; }
@@ -93,7 +96,10 @@ static bool grow_cons(cuzk_cs *cs, size_t want) {
       if (!cuzk_vec_reserve(&cs->abc[k], cap * sizeof(cuzk_fr))) return false;
   if (cs->record) {
     for (int k = 0; k < 3; k++)
-      if (!cuzk_vec_reserve(&cs->m[k].row_ptr, (cap + 1) * sizeof(uint32_t))) return false;
+      if (!cuzk_vec_reserve(&cs->m[k].row_ptr, (cap + 1) * sizeof(uint32_t))) {
+        if (cs->m[k].row_ptr.file) cs->io_errno = errno; /* a full disk, not memory */
+        return false;
+      }
   }
   if (cs->head.keep_names && (!cuzk_vec_reserve(&cs->name_path, cap * sizeof(uint64_t)) ||
                               !cuzk_vec_reserve(&cs->name_leaf, cap * sizeof(const char *))))
@@ -114,6 +120,12 @@ bool cs_reserve_inputs(cuzk_cs *cs, size_t n) {
 
 /* ---- lifetime ------------------------------------------------------------------------------- */
 
+static char *copy_string(const char *s) {
+  size_t n = strlen(s) + 1;
+  char *c = malloc(n);
+  return c ? memcpy(c, s, n) : NULL;
+}
+
 cuzk_r1cs_err cuzk_cs_create(cuzk_cs **out, const cuzk_cs_opts *o) {
   *out = NULL;
   if (!o || o->lc_inline > CUZK_LC_INLINE_MAX || (unsigned)o->mode > CUZK_CS_SHAPE)
@@ -132,9 +144,11 @@ cuzk_r1cs_err cuzk_cs_create(cuzk_cs **out, const cuzk_cs_opts *o) {
   cs->track_density = o->mode == CUZK_CS_PROVE || cs->count_nnz;
   cs->keep_kind = o->mode == CUZK_CS_WITNESS;
   cs->cancel = o->cancel;
-  bool ok = grow_inputs(cs, 64) && grow_aux(cs, o->hint_aux > 1024 ? o->hint_aux : 1024) &&
-            grow_cons(cs, o->hint_constraints > 1024 ? o->hint_constraints : 1024) &&
-            (!cs->compact || coef_dict_init(&cs->dict));
+  cs->spill_bytes = o->spill_bytes ? o->spill_bytes : (size_t)256 << 20;
+  bool ok = !(cs->record && o->spill_dir) || (cs->spill_dir = copy_string(o->spill_dir));
+  ok = ok && grow_inputs(cs, 64) && grow_aux(cs, o->hint_aux > 1024 ? o->hint_aux : 1024) &&
+       grow_cons(cs, o->hint_constraints > 1024 ? o->hint_constraints : 1024) &&
+       (!cs->compact || coef_dict_init(&cs->dict));
   if (!ok) {
     cuzk_cs_destroy(cs);
     return CUZK_R1CS_ENOMEM;
@@ -172,6 +186,7 @@ void cuzk_cs_destroy(cuzk_cs *cs) {
     cuzk_vec_free(&cs->kind);
   }
   cuzk_vec_free(&cs->marks);
+  free(cs->spill_dir);
   for (int k = 0; k < 3; k++) {
     cuzk_vec_free(&cs->abc[k]);
     cuzk_vec_free(&cs->dens[k]);

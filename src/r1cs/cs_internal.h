@@ -27,6 +27,9 @@ struct cuzk_cs {
   bool record;        /* RECORD, CHECK */
   bool count_nnz;     /* SHAPE with shape_nnz */
   bool compact;       /* RECORD with record_compact: coefficients as indices into dict */
+  char *spill_dir;    /* RECORD/CHECK: cuzk_cs_opts.spill_dir (owned), or NULL */
+  size_t spill_bytes;
+  int io_errno; /* the failed spill's errno (cuzk_cs_io_errno) */
 
   size_t n_inputs, n_aux, n_cons;
   const _Atomic int *cancel;           /* cuzk_cs_opts.cancel */
@@ -77,7 +80,7 @@ void cs_fail(cuzk_cs *cs, cuzk_r1cs_err e);
 bool cs_reserve_inputs(cuzk_cs *cs, size_t n);
 /* A buffer could not grow: out of memory, or a segment's view going past its end. */
 static inline void cs_fail_grow(cuzk_cs *cs) {
-  cs_fail(cs, cs->borrowed ? CUZK_R1CS_ESHAPE : CUZK_R1CS_ENOMEM);
+  cs_fail(cs, cs->borrowed ? CUZK_R1CS_ESHAPE : cs->io_errno ? CUZK_R1CS_EIO : CUZK_R1CS_ENOMEM);
 }
 
 /* Sorts the terms by variable and merges repeats (normalized LCs have no repeated variable). */

@@ -3,6 +3,7 @@
  * repeats merged, zero coefficients dropped). Columns hold tagged variables while synthesis runs,
  * because inputs may still be allocated, and become z indices (aux j -> num_inputs + j) at
  * finish (the PCE column bug, docs/spec/groth16.md §10.1). */
+#include <errno.h>
 #include <string.h>
 
 #include "r1cs/cs_internal.h"
@@ -34,6 +35,25 @@ static bool put_val(cuzk_cs *cs, void *vals, size_t o, const cuzk_fr *v) {
   return true;
 }
 
+/* A spilling recording (cuzk_cs_opts.spill_dir): an array that has reached spill_bytes moves to
+ * its file; a file's pages leave the resident set behind the writes. false: the move failed (the
+ * system fails with EIO). */
+static bool spill(cuzk_cs *cs, cuzk_vec *v, size_t used) {
+  if (!v->file && used >= cs->spill_bytes && !cuzk_vec_to_file(v, cs->spill_dir, used)) {
+    cs->io_errno = errno;
+    cs_fail(cs, CUZK_R1CS_EIO);
+    return false;
+  }
+  cuzk_vec_release_behind(v, used);
+  return true;
+}
+
+/* A reserve of m's arrays failed: a file's (the disk) or memory. */
+static void fail_reserve(cuzk_cs *cs, const csr_store *m) {
+  if (m->cols.file || m->vals.file) cs->io_errno = errno;
+  cs_fail(cs, cs->io_errno ? CUZK_R1CS_EIO : CUZK_R1CS_ENOMEM);
+}
+
 void csr_append_row(cuzk_cs *cs, cuzk_lc *lcs[3]) {
   size_t row = cs->n_cons, vsize = cs->compact ? sizeof(uint16_t) : sizeof(cuzk_fr);
   for (int k = 0; k < 3; k++) {
@@ -46,7 +66,7 @@ void csr_append_row(cuzk_cs *cs, cuzk_lc *lcs[3]) {
     }
     if (!cuzk_vec_reserve(&m->cols, (m->nnz + n) * sizeof(uint32_t)) ||
         !cuzk_vec_reserve(&m->vals, (m->nnz + n) * vsize)) {
-      cs_fail(cs, CUZK_R1CS_ENOMEM);
+      fail_reserve(cs, m);
       return;
     }
     size_t o = 0;
@@ -73,14 +93,21 @@ void csr_append_row(cuzk_cs *cs, cuzk_lc *lcs[3]) {
     }
     m->nnz += o;
     ((uint32_t *)m->row_ptr.p)[row + 1] = (uint32_t)m->nnz;
+    if (cs->spill_dir &&
+        (!spill(cs, &m->row_ptr, (row + 2) * sizeof(uint32_t)) ||
+         !spill(cs, &m->cols, m->nnz * sizeof(uint32_t)) || !spill(cs, &m->vals, m->nnz * vsize)))
+      return;
   }
 }
 
 void csr_remap(cuzk_cs *cs) {
   uint64_t base = cs->n_inputs;
+  const size_t block = CUZK_VEC_RELEASE_STEP / sizeof(uint32_t);
   for (int k = 0; k < 3; k++) {
     uint32_t *cols = cs->m[k].cols.p;
     for (size_t i = 0; i < cs->m[k].nnz; i++) {
+      if (i && i % block == 0) /* a spilled array's pages go behind the walk */
+        cuzk_vec_release(&cs->m[k].cols, (i - block) * sizeof(uint32_t), block * sizeof(uint32_t));
       uint32_t v = cols[i];
       if (!cuzk_var_is_aux(v)) continue;
       uint64_t z = base + cuzk_var_index(v);
@@ -90,6 +117,7 @@ void csr_remap(cuzk_cs *cs) {
       }
       cols[i] = (uint32_t)z;
     }
+    cuzk_vec_release(&cs->m[k].cols, 0, cs->m[k].nnz * sizeof(uint32_t));
   }
 }
 
@@ -97,6 +125,7 @@ void csr_reset(cuzk_cs *cs) {
   coef_dict_reset(&cs->dict);
   for (int k = 0; k < 3; k++) {
     cs->m[k].nnz = 0;
+    cs->m[k].row_ptr.released = cs->m[k].cols.released = cs->m[k].vals.released = 0;
     if (cs->m[k].row_ptr.p) ((uint32_t *)cs->m[k].row_ptr.p)[0] = 0;
   }
 }

@@ -55,17 +55,18 @@ enum { N_PIECES = 11 };
 typedef struct {
   void *p;
   size_t bytes;
+  const cuzk_vec *v; /* the matrix array it is, or NULL */
 } piece;
 
 static size_t pieces(const cuzk_pce *p, piece out[N_PIECES]) {
-  out[0] = (piece){p->dict, p->n_dict * sizeof(cuzk_fr)};
+  out[0] = (piece){p->dict, p->n_dict * sizeof(cuzk_fr), NULL};
   for (int k = 0; k < 3; k++) {
     const pce_matrix *m = &p->m[k];
-    out[1 + 3 * k] = (piece){m->row_ptr.p, (p->rows + 1) * sizeof(uint32_t)};
-    out[2 + 3 * k] = (piece){m->cols.p, m->nnz * sizeof(uint32_t)};
-    out[3 + 3 * k] = (piece){m->coef.p, m->nnz * sizeof(uint16_t)};
+    out[1 + 3 * k] = (piece){m->row_ptr.p, (p->rows + 1) * sizeof(uint32_t), &m->row_ptr};
+    out[2 + 3 * k] = (piece){m->cols.p, m->nnz * sizeof(uint32_t), &m->cols};
+    out[3 + 3 * k] = (piece){m->coef.p, m->nnz * sizeof(uint16_t), &m->coef};
   }
-  out[10] = (piece){p->marks, p->n_marks * sizeof(cuzk_cs_mark)};
+  out[10] = (piece){p->marks, p->n_marks * sizeof(cuzk_cs_mark), NULL};
   return N_PIECES;
 }
 
@@ -142,7 +143,11 @@ cuzk_r1cs_err cuzk_pce_write_file(const cuzk_pce *p, const char *path, const cha
   size_t at = sizeof h;
   for (size_t i = 0; i < n; i++) {
     cuzk_sha256_update(&sc, zeros, off[i] - at);
-    cuzk_sha256_update(&sc, pc[i].p, pc[i].bytes);
+    for (size_t o = 0; o < pc[i].bytes; o += CHUNK) {
+      size_t c = pc[i].bytes - o < CHUNK ? pc[i].bytes - o : CHUNK;
+      cuzk_sha256_update(&sc, (const uint8_t *)pc[i].p + o, c);
+      if (pc[i].v) cuzk_vec_release(pc[i].v, o, c); /* a spilled array: read, then let go */
+    }
     at = off[i] + pc[i].bytes;
   }
   cuzk_sha256_final(&sc, h.body_sha256);
@@ -155,7 +160,12 @@ cuzk_r1cs_err cuzk_pce_write_file(const cuzk_pce *p, const char *path, const cha
   bool ok = write_all(fd, &h, sizeof h);
   at = sizeof h;
   for (size_t i = 0; i < n && ok; i++) {
-    ok = write_all(fd, zeros, off[i] - at) && write_all(fd, pc[i].p, pc[i].bytes);
+    ok = write_all(fd, zeros, off[i] - at);
+    for (size_t o = 0; ok && o < pc[i].bytes; o += CHUNK) {
+      size_t c = pc[i].bytes - o < CHUNK ? pc[i].bytes - o : CHUNK;
+      ok = write_all(fd, (const uint8_t *)pc[i].p + o, c);
+      if (pc[i].v) cuzk_vec_release(pc[i].v, o, c);
+    }
     at = off[i] + pc[i].bytes;
   }
   ok = fsync(fd) == 0 && ok;
@@ -169,11 +179,17 @@ cuzk_r1cs_err cuzk_pce_write_file(const cuzk_pce *p, const char *path, const cha
 }
 
 /* ---- pages of a mapped evaluator --------------------------------------------------------- */
-/* [ptr, ptr + len) leaves the resident set (madvise DONTNEED, outward to whole pages inside the
- * mapping): the pages stay in the page cache and fault back in if read again. Only for a mapped
- * evaluator's read-only pages, never for memory it owns. */
-static void release(const cuzk_pce *p, const void *ptr, size_t len) {
+/* Bytes [off, off + len) of v leave the resident set (madvise DONTNEED, outward to whole pages
+ * inside the mapping): the pages stay in the page cache and fault back in if read again. Only for
+ * a mapped evaluator's read-only pages and a spilled recording's file-backed arrays, never for
+ * anonymous memory it owns. */
+static void release(const cuzk_pce *p, const cuzk_vec *v, size_t off, size_t len) {
+  if (v->file) { /* a spilled recording's array (cuzk/r1cs/r1cs.h spill_dir) */
+    cuzk_vec_release(v, off, len);
+    return;
+  }
   if (!p->map.data || !len) return;
+  const char *ptr = (const char *)v->p + off;
   uintptr_t lo = (uintptr_t)p->map.data, hi = lo + p->map.len, a = (uintptr_t)ptr, b = a + len;
   if (a < lo || b > hi) return; /* a piece the evaluator owns (copied) */
   uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
@@ -184,15 +200,19 @@ static void release(const cuzk_pce *p, const void *ptr, size_t len) {
   if (b > a) madvise((void *)a, b - a, MADV_DONTNEED);
 }
 
+void pce_release_matrix(const cuzk_pce *p, int k, size_t first, size_t end) {
+  if (!p || k < 0 || k > 2 || first >= end || end > p->rows) return;
+  const pce_matrix *m = &p->m[k];
+  const uint32_t *rp = m->row_ptr.p;
+  size_t t0 = rp[first], t1 = rp[end];
+  release(p, &m->row_ptr, first * 4, (end - first + 1) * 4);
+  release(p, &m->cols, t0 * 4, (t1 - t0) * 4);
+  release(p, &m->coef, t0 * 2, (t1 - t0) * 2);
+}
+
 void cuzk_pce_release_rows(const cuzk_pce *p, size_t first, size_t end) {
-  if (!p || !p->map.data || first >= end || end > p->rows) return;
-  for (int k = 0; k < 3; k++) {
-    const pce_matrix *m = &p->m[k];
-    const uint32_t *rp = m->row_ptr.p;
-    release(p, rp + first, (end - first + 1) * sizeof(uint32_t));
-    release(p, (const uint32_t *)m->cols.p + rp[first], (rp[end] - rp[first]) * sizeof(uint32_t));
-    release(p, (const uint16_t *)m->coef.p + rp[first], (rp[end] - rp[first]) * sizeof(uint16_t));
-  }
+  for (int k = 0; k < 3; k++)
+    pce_release_matrix(p, k, first, end);
 }
 
 bool cuzk_pce_mapped(const cuzk_pce *p) { return p && p->map.data; }
@@ -285,7 +305,8 @@ cuzk_r1cs_err cuzk_pce_read_file(cuzk_pce **out, const char *path, const char *c
         why = "cancelled", e = CUZK_R1CS_ECANCELLED;
       } else {
         cuzk_sha256_update(&sc, map.data + at, k);
-        release(&probe, map.data + at, k);
+        const cuzk_vec whole = {.p = (void *)(uintptr_t)map.data};
+        release(&probe, &whole, at, k);
       }
     }
     cuzk_sha256_final(&sc, digest);
@@ -315,7 +336,7 @@ cuzk_r1cs_err cuzk_pce_read_file(cuzk_pce **out, const char *path, const char *c
       for (int j = 0; j < 3 && mem; j++) {
         size_t i = 1 + 3 * (size_t)k + (size_t)j;
         if (mapped) {
-          *v[j] = (cuzk_vec){(void *)(uintptr_t)(map.data + off[i]), 0}; /* cap 0: not owned */
+          *v[j] = (cuzk_vec){.p = (void *)(uintptr_t)(map.data + off[i])}; /* cap 0: not owned */
         } else {
           mem = cuzk_vec_reserve(v[j], len[i] ? len[i] : 1);
           if (mem) memcpy(v[j]->p, map.data + off[i], len[i]);

@@ -43,4 +43,7 @@ struct cuzk_pce {
  * beyond the contents given back, the byte count. */
 cuzk_r1cs_err pce_finish(cuzk_pce *p);
 
+/* cuzk_pce_release_rows for matrix k alone (pce_file.c). */
+void pce_release_matrix(const cuzk_pce *p, int k, size_t first, size_t end);
+
 #endif

@@ -298,6 +298,9 @@ typedef struct {
   size_t spill_pce_bytes; /* an evaluator of at least this size is written to a temporary .pce
                              file and mapped (its pages then leave the resident set); default
                              64 MiB; SIZE_MAX: never */
+  size_t spill_record_bytes; /* the recording's arrays past this size go to temporary files
+                                beside base (cuzk_cs_opts.spill_dir); default 256 MiB; SIZE_MAX:
+                                never */
 } cuzk_g16_testgen_opts;
 void cuzk_g16_testgen_opts_default(cuzk_g16_testgen_opts *o);
 /* TEST parameters of pce's circuit as cuzk_g16_write_test_params writes them: free space checked

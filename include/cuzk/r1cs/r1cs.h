@@ -89,6 +89,13 @@ typedef struct {
   bool record_compact;
   /* Expected sizes (0: unknown): reserve address space and skip regrowth for big circuits. */
   size_t hint_aux, hint_constraints;
+  /* RECORD/CHECK (NULL: never): a matrix array that reaches spill_bytes (0: 256 MiB) moves into an
+   * unlinked temporary file in this directory, and its pages leave the resident set behind the
+   * writes (docs/r1cs.md "Recordings spilled to disk"): a 32 GiB circuit's 8 GB recording in
+   * the page cache, not in the process. A full disk fails the system with EIO
+   * (cuzk_cs_io_errno says why). The string is copied. */
+  const char *spill_dir;
+  size_t spill_bytes;
   /* Cooperative cancellation (NULL: none): read every CUZK_CS_CANCEL_ROWS constraints; once
    * nonzero the system fails with ECANCELLED and stores nothing more (the synthesis runs on to
    * its end without work, cuzk_cs_finish reports the error). */
@@ -106,6 +113,8 @@ cuzk_r1cs_err cuzk_cs_create(cuzk_cs **cs, const cuzk_cs_opts *o);
 void cuzk_cs_reset(cuzk_cs *cs);
 void cuzk_cs_destroy(cuzk_cs *cs);
 cuzk_r1cs_err cuzk_cs_error(const cuzk_cs *cs);
+/* With cuzk_cs_error EIO: the errno of the spill that failed (cuzk_cs_opts.spill_dir), else 0. */
+int cuzk_cs_io_errno(const cuzk_cs *cs);
 cuzk_cs_mode cuzk_cs_mode_of(const cuzk_cs *cs);
 
 /* The members every cuzk_cs starts with, read by the inline LC functions below. */
