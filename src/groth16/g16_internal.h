@@ -11,6 +11,7 @@
 #include "cuzk/msm/msm.h"
 #include "cuzk/ntt/ntt.h"
 #include "cuzk/util/file_map.h"
+#include "util/prefetch.h"
 
 /* Parameter sets and verifying keys are allocated here only, so that cuzk_g16_params_free and
  * cuzk_g16_vk_free can release what any producer (readers, generator) made. Vectors are large
@@ -55,6 +56,7 @@ typedef struct {
   cuzk_file_map map;
   cuzk_g16_vk *vk;
   size_t n[5], off[5];
+  cuzk_prefetch *pf; /* the read-ahead thread of the MSMs' next chunks, or NULL (madvise) */
 } g16_in_place;
 
 /* Maps path and checks every point (in the subgroup too with subgroup) unless PATH.checked says
@@ -70,6 +72,7 @@ void g16_in_place_free(g16_in_place *ip);
 typedef struct {
   const uint8_t *bytes; /* the vector's first point */
   size_t first, size;   /* the MSM's base 0, bytes per point */
+  const g16_in_place *ip;
 } g16_in_place_src;
 bool g16_in_place_source(const g16_in_place *ip, cuzk_g16_query q, size_t first, size_t count,
                          g16_in_place_src *ctx, cuzk_msm_source *out);

@@ -53,14 +53,17 @@ cuzk_g16_err g16_in_place_open(g16_in_place **out, const char *path, bool subgro
     g16_mark_write(&ip->map, path, subgroup);
     if (checked) *checked = true;
   }
-  /* read front to back by each MSM; the streamed MSMs ask for each next chunk ahead */
+  /* read front to back by each MSM; the streamed MSMs ask for each next chunk ahead, which the
+   * read-ahead thread reads while they compute (util/prefetch.h: WILLNEED alone reads 8 MiB) */
   cuzk_file_map_sequential(&ip->map);
+  ip->pf = cuzk_prefetch_start(path, ip->map.dev, ip->map.ino);
   *out = ip;
   return CUZK_G16_OK;
 }
 
 void g16_in_place_free(g16_in_place *ip) {
   if (!ip) return;
+  cuzk_prefetch_stop(ip->pf);
   cuzk_g16_vk_free(ip->vk);
   cuzk_file_map_close(&ip->map);
   free(ip);
@@ -97,10 +100,14 @@ static void page_range(const g16_in_place_src *s, size_t first, size_t count, ui
 }
 
 static void will_need(const void *ctx, size_t first, size_t count) {
+  const g16_in_place_src *s = ctx;
   uint8_t *p;
   size_t n;
   page_range(ctx, first, count, &p, &n);
-  (void)madvise(p, n, MADV_WILLNEED); /* advice: a failure only costs speed */
+  if (s->ip->pf)
+    cuzk_prefetch_want(s->ip->pf, (uint64_t)(p - s->ip->map.data), n);
+  else
+    (void)madvise(p, n, MADV_WILLNEED); /* advice: a failure only costs speed */
 }
 
 /* The chunk's pages leave this process's page tables (they stay in the page cache while the
@@ -119,7 +126,8 @@ bool g16_in_place_source(const g16_in_place *ip, cuzk_g16_query q, size_t first,
   bool g2 = q == CUZK_G16_Q_B_G2;
   *ctx = (g16_in_place_src){.bytes = ip->map.data + ip->off[q],
                             .first = first,
-                            .size = g2 ? CUZK_G2_UNCOMPRESSED_BYTES : CUZK_G1_UNCOMPRESSED_BYTES};
+                            .size = g2 ? CUZK_G2_UNCOMPRESSED_BYTES : CUZK_G1_UNCOMPRESSED_BYTES,
+                            .ip = ip};
   *out = (cuzk_msm_source){
       .fill = g2 ? fill_g2 : fill_g1, .will_need = will_need, .done = done, .ctx = ctx, .chunk = 0};
   return true;
