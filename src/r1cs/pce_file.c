@@ -137,37 +137,32 @@ cuzk_r1cs_err cuzk_pce_write_file(const cuzk_pce *p, const char *path, const cha
   piece pc[N_PIECES];
   size_t n = pieces(p, pc), off[N_PIECES], len[N_PIECES], size;
   if (!layout(&h, off, len, &size)) return CUZK_R1CS_EINVAL;
-  /* the body's SHA-256 covers every byte after the header, the zero padding included */
-  cuzk_sha256_ctx sc;
-  cuzk_sha256_init(&sc);
-  size_t at = sizeof h;
-  for (size_t i = 0; i < n; i++) {
-    cuzk_sha256_update(&sc, zeros, off[i] - at);
-    for (size_t o = 0; o < pc[i].bytes; o += CHUNK) {
-      size_t c = pc[i].bytes - o < CHUNK ? pc[i].bytes - o : CHUNK;
-      cuzk_sha256_update(&sc, (const uint8_t *)pc[i].p + o, c);
-      if (pc[i].v) cuzk_vec_release(pc[i].v, o, c); /* a spilled array: read, then let go */
-    }
-    at = off[i] + pc[i].bytes;
-  }
-  cuzk_sha256_final(&sc, h.body_sha256);
   /* written beside and renamed: a reader never sees half a file */
   char tmp[4096];
   if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= sizeof tmp)
     return CUZK_R1CS_EINVAL;
   int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
   if (fd < 0) return CUZK_R1CS_EIO;
-  bool ok = write_all(fd, &h, sizeof h);
-  at = sizeof h;
+  /* One pass over the pieces: each chunk is hashed and written, then a spilled array's pages go
+   * (gigabytes at 32 GiB, read once); the header, with the body's SHA-256 (every byte after the
+   * header, the zero padding included), goes in its place at the end. */
+  cuzk_sha256_ctx sc;
+  cuzk_sha256_init(&sc);
+  bool ok = lseek(fd, (off_t)sizeof h, SEEK_SET) == (off_t)sizeof h;
+  size_t at = sizeof h;
   for (size_t i = 0; i < n && ok; i++) {
+    cuzk_sha256_update(&sc, zeros, off[i] - at);
     ok = write_all(fd, zeros, off[i] - at);
     for (size_t o = 0; ok && o < pc[i].bytes; o += CHUNK) {
       size_t c = pc[i].bytes - o < CHUNK ? pc[i].bytes - o : CHUNK;
+      cuzk_sha256_update(&sc, (const uint8_t *)pc[i].p + o, c);
       ok = write_all(fd, (const uint8_t *)pc[i].p + o, c);
-      if (pc[i].v) cuzk_vec_release(pc[i].v, o, c);
+      if (pc[i].v) cuzk_vec_release(pc[i].v, o, c); /* a spilled array: read, then let go */
     }
     at = off[i] + pc[i].bytes;
   }
+  cuzk_sha256_final(&sc, h.body_sha256);
+  ok = ok && pwrite(fd, &h, sizeof h, 0) == (ssize_t)sizeof h;
   ok = fsync(fd) == 0 && ok;
   ok = close(fd) == 0 && ok;
   if (ok) ok = rename(tmp, path) == 0;
@@ -179,17 +174,11 @@ cuzk_r1cs_err cuzk_pce_write_file(const cuzk_pce *p, const char *path, const cha
 }
 
 /* ---- pages of a mapped evaluator --------------------------------------------------------- */
-/* Bytes [off, off + len) of v leave the resident set (madvise DONTNEED, outward to whole pages
- * inside the mapping): the pages stay in the page cache and fault back in if read again. Only for
- * a mapped evaluator's read-only pages and a spilled recording's file-backed arrays, never for
- * anonymous memory it owns. */
-static void release(const cuzk_pce *p, const cuzk_vec *v, size_t off, size_t len) {
-  if (v->file) { /* a spilled recording's array (cuzk/r1cs/r1cs.h spill_dir) */
-    cuzk_vec_release(v, off, len);
-    return;
-  }
+/* [ptr, ptr + len) leaves the resident set (madvise DONTNEED, outward to whole pages inside the
+ * mapping): the pages stay in the page cache and fault back in if read again. Only for a mapped
+ * evaluator's read-only pages, never for memory it owns. */
+static void release_mapped(const cuzk_pce *p, const void *ptr, size_t len) {
   if (!p->map.data || !len) return;
-  const char *ptr = (const char *)v->p + off;
   uintptr_t lo = (uintptr_t)p->map.data, hi = lo + p->map.len, a = (uintptr_t)ptr, b = a + len;
   if (a < lo || b > hi) return; /* a piece the evaluator owns (copied) */
   uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
@@ -198,6 +187,16 @@ static void release(const cuzk_pce *p, const cuzk_vec *v, size_t off, size_t len
   if (b > hi) b = hi / page * page; /* the file's last partial page stays */
   if (a < lo) a = lo;
   if (b > a) madvise((void *)a, b - a, MADV_DONTNEED);
+}
+
+/* Bytes [off, off + len) of a matrix array the same way: a spilled recording's file-backed array
+ * (cuzk/r1cs/r1cs.h spill_dir) through its own release, a mapped one as above; anonymous memory
+ * is left alone. */
+static void release(const cuzk_pce *p, const cuzk_vec *v, size_t off, size_t len) {
+  if (v->file)
+    cuzk_vec_release(v, off, len);
+  else
+    release_mapped(p, (const char *)v->p + off, len);
 }
 
 void pce_release_matrix(const cuzk_pce *p, int k, size_t first, size_t end) {
@@ -305,8 +304,7 @@ cuzk_r1cs_err cuzk_pce_read_file(cuzk_pce **out, const char *path, const char *c
         why = "cancelled", e = CUZK_R1CS_ECANCELLED;
       } else {
         cuzk_sha256_update(&sc, map.data + at, k);
-        const cuzk_vec whole = {.p = (void *)(uintptr_t)map.data};
-        release(&probe, &whole, at, k);
+        release_mapped(&probe, map.data + at, k);
       }
     }
     cuzk_sha256_final(&sc, digest);
