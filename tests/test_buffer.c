@@ -17,6 +17,7 @@
 
 #include "check.h"
 #include "cuzk/util/pool.h"
+#include "smaps.h"
 #include "util/buffer.h"
 #include "util/huge_pages.h"
 #include "util/vec.h"
@@ -225,22 +226,8 @@ static void test_threads(void) {
 /* 1 if the mapping holding p has the kernel's "hg" flag (advised MADV_HUGEPAGE), 0 if not, -1
  * if /proc/self/smaps has no mapping holding it. */
 static int advised_huge(const void *p) {
-  FILE *f = fopen("/proc/self/smaps", "r");
-  if (!f) return -1;
   char line[512];
-  int in = 0, found = -1;
-  uintptr_t a = (uintptr_t)p;
-  while (fgets(line, sizeof line, f)) {
-    unsigned long lo, hi;
-    if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2) { /* a mapping's first line */
-      in = a >= lo && a < hi;
-    } else if (in && strncmp(line, "VmFlags:", 8) == 0) {
-      found = strstr(line, " hg") != NULL;
-      break;
-    }
-  }
-  fclose(f);
-  return found;
+  return smaps_line(p, "VmFlags:", line, sizeof line) ? strstr(line, " hg") != NULL : -1;
 }
 
 /* Advised exactly when CUZK_HUGE_PAGES is set to something other than "" or "0". */
@@ -264,27 +251,6 @@ static void test_huge_page_advice(void) {
   cuzk_vec_free(&small);
   cuzk_vec_free(&big);
   cuzk_buffer_trim();
-}
-
-/* kB of the mapping holding p in this process's page tables (its Rss line in smaps). */
-static long rss_kb_at(const void *p) {
-  FILE *f = fopen("/proc/self/smaps", "r");
-  if (!f) return -1;
-  char line[512];
-  int in = 0;
-  long kb = -1;
-  uintptr_t a = (uintptr_t)p;
-  while (fgets(line, sizeof line, f)) {
-    unsigned long lo, hi;
-    if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2) {
-      in = a >= lo && a < hi;
-    } else if (in && strncmp(line, "Rss:", 4) == 0) {
-      kb = strtol(line + 4, NULL, 10);
-      break;
-    }
-  }
-  fclose(f);
-  return kb;
 }
 
 static bool pattern_ok(const cuzk_vec *v, size_t n, uint64_t seed) {
@@ -322,7 +288,7 @@ static void test_vec_file(void) {
     CHECK(cuzk_vec_reserve(&v, at + 4 * MIB));
     pattern(&v, at, at + 4 * MIB, 1);
     cuzk_vec_release_behind(&v, at + 4 * MIB);
-    long kb = rss_kb_at(v.p);
+    long kb = smaps_kb(v.p, "Rss:");
     if (kb > peak) peak = kb;
   }
   CHECK_MSG(peak > 0 && (size_t)peak * 1024 <= 2 * CUZK_VEC_RELEASE_STEP + 8 * MIB,
@@ -330,7 +296,7 @@ static void test_vec_file(void) {
   CHECK(v.released >= CUZK_VEC_RELEASE_STEP);
   CHECK(pattern_ok(&v, n, 1)); /* the released pages come back from the file */
   cuzk_vec_release(&v, 0, v.cap);
-  CHECK_MSG(rss_kb_at(v.p) == 0, "released: %ld kB resident", rss_kb_at(v.p));
+  CHECK_MSG(smaps_kb(v.p, "Rss:") == 0, "released: %ld kB resident", smaps_kb(v.p, "Rss:"));
   cuzk_vec_shrink(&v, 3 * MIB);
   CHECK(v.cap == 3 * MIB && pattern_ok(&v, 3 * MIB, 1));
   cuzk_vec_free(&v);

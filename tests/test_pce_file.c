@@ -22,6 +22,7 @@
 #include "cuzk/hashes/sha256.h"
 #include "cuzk/r1cs/pce.h"
 #include "rng.h"
+#include "smaps.h"
 
 static uint64_t g_rng = 0x9ce5f11eULL;
 
@@ -68,24 +69,6 @@ static cuzk_r1cs_err constraints(cuzk_cs *cs, unsigned seg, void *ctx) {
     cuzk_cs_enforce(cs, "c", &lc[0], &lc[1], &lc[2]);
   }
   return CUZK_R1CS_OK;
-}
-
-/* kB of path's mappings in this process's page tables (the Rss lines of /proc/self/smaps). */
-static long mapped_rss_kb(const char *path) {
-  FILE *f = fopen("/proc/self/smaps", "r");
-  if (!f) return -1;
-  char line[512];
-  long kb = 0;
-  bool in = false;
-  while (fgets(line, sizeof line, f)) {
-    unsigned long lo, hi;
-    if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2) /* a mapping's first line */
-      in = strstr(line, path) != NULL;
-    else if (in && !strncmp(line, "Rss:", 4))
-      kb += strtol(line + 4, NULL, 10);
-  }
-  fclose(f);
-  return kb;
 }
 
 static cuzk_cs *run_spill(cuzk_cs_mode mode, const char *spill_dir, size_t spill_bytes) {
@@ -200,11 +183,13 @@ int main(void) {
     cuzk_pce_eval(pce, r.inputs, r.aux, r.aux_kind, x, len, NULL, 0);
     /* the evaluation gives the mapped pages it read back (pce_eval.c): same_matrices mapped them
      * all, the release takes them out of the page tables, the evaluation leaves none behind */
-    long all = mapped_rss_kb(path);
+    cuzk_pce_matrix am; /* an address inside the file's mapping */
+    CHECK(cuzk_pce_matrix_get(back, 0, &am) == CUZK_R1CS_OK);
+    long all = smaps_kb(am.row_ptr, "Rss:");
     cuzk_pce_release_rows(back, 0, cuzk_pce_num_constraints(back));
-    long before = mapped_rss_kb(path);
+    long before = smaps_kb(am.row_ptr, "Rss:");
     cuzk_pce_eval(back, r.inputs, r.aux, NULL, y, len, NULL, 0);
-    long after = mapped_rss_kb(path);
+    long after = smaps_kb(am.row_ptr, "Rss:");
     CHECK_MSG(all > 0 && before < all && after <= before,
               "mapped pages resident: %ld kB read, %ld kB released, %ld kB after the evaluation",
               all, before, after);
